@@ -1,0 +1,39 @@
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "runtime/outbox.h"
+#include "runtime/router.h"
+#include "runtime/task_metrics.h"
+#include "topology/topology_context.h"
+#include "topology/value.h"
+
+namespace tempest::runtime {
+
+// The emit path shared by spout and bolt collectors: checks the emit against the declared
+// stream, routes it and queues it in the outbox. Misuse throws std::invalid_argument (at the
+// user-code boundary, where it fails the tuple being executed). Single-threaded (one task).
+class Emitter {
+ public:
+  Emitter(const topology::TopologyContext& context, const Router::Options& router_options,
+          Outbox outbox, TaskMetrics& metrics);
+
+  // direct_task < 0: a regular emit, routed by the stream's groupings.
+  void Emit(std::string_view stream, int direct_task, topology::Values&& values);
+
+  Outbox& outbox() noexcept { return outbox_; }
+  const Router& router() const noexcept { return router_; }
+
+ private:
+  [[noreturn]] void ThrowDirectMisuse(int stream, int task) const;
+
+  const topology::TopologyContext& context_;
+  Router router_;
+  Outbox outbox_;
+  TaskMetrics& metrics_;
+  std::vector<int> targets_;
+  bool debug_;
+};
+
+}  // namespace tempest::runtime

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "runtime/router.h"
+#include "runtime/run_control.h"
+#include "runtime/task_metrics.h"
+#include "runtime/task_queue.h"
+#include "topology/task_layout.h"
+#include "topology/topology_spec.h"
+
+namespace tempest::runtime {
+
+// Everything an executor needs; owned by the cluster, which outlives its executors.
+struct ExecutorSetup {
+  std::shared_ptr<const topology::TopologySpec> spec;
+  std::shared_ptr<const topology::TaskLayout> layout;
+  int task = 0;
+  std::vector<TaskQueue*> queues;  // by task id (index 0 unused)
+  RunControl* control = nullptr;
+  TaskMetrics* metrics = nullptr;
+  Router::Options router;
+  std::size_t batch_size = 256;
+};
+
+// Runs one task on the calling thread: creates the component instance, prepares it, waits for
+// every task of the run to be ready, processes until the task's input ends (or the run stops),
+// sends end-of-stream downstream and cleans up. Run() never throws: user exceptions are logged
+// and counted, or end the run through RunControl::Fatal.
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual void Run() = 0;
+};
+
+std::unique_ptr<Executor> MakeSpoutExecutor(ExecutorSetup setup);
+std::unique_ptr<Executor> MakeBoltExecutor(ExecutorSetup setup);
+
+// Logs a user-code error for a task, rate-limited (the first 10, then every 1000th).
+void LogTaskError(const std::string& component, int task, uint64_t count, const char* what,
+                  const std::string& detail);
+
+}  // namespace tempest::runtime

@@ -1,0 +1,63 @@
+#include "runtime/task_queue.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace tempest::runtime {
+
+TaskQueue::TaskQueue(std::size_t capacity_tuples) : capacity_(std::max<std::size_t>(1, capacity_tuples)) {}
+
+bool TaskQueue::Push(Envelope&& envelope) {
+  std::unique_lock lock(mu_);
+  if (tuples_ >= capacity_ && !closed_) {
+    ++stats_.blocked_pushes;
+    ++producers_waiting_;
+    not_full_.wait(lock, [&] { return tuples_ < capacity_ || closed_; });
+    --producers_waiting_;
+  }
+  if (closed_) return false;
+  tuples_ += envelope.tuples.size();
+  stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples_);
+  items_.push_back(std::move(envelope));
+  const bool wake = consumer_waiting_;
+  lock.unlock();
+  if (wake) not_empty_.notify_one();
+  return true;
+}
+
+bool TaskQueue::PopAll(std::vector<Envelope>& out) {
+  std::unique_lock lock(mu_);
+  if (items_.empty() && !closed_) {
+    consumer_waiting_ = true;
+    not_empty_.wait(lock, [&] { return !items_.empty() || closed_; });
+    consumer_waiting_ = false;
+  }
+  if (items_.empty()) return false;  // closed and drained
+  if (out.empty()) {
+    out.swap(items_);
+  } else {
+    std::move(items_.begin(), items_.end(), std::back_inserter(out));
+    items_.clear();
+  }
+  tuples_ = 0;
+  const bool wake = producers_waiting_ > 0;
+  lock.unlock();
+  if (wake) not_full_.notify_all();
+  return true;
+}
+
+void TaskQueue::Close() {
+  {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+  }
+  not_empty_.notify_all();
+  not_full_.notify_all();
+}
+
+TaskQueue::Stats TaskQueue::GetStats() const {
+  std::lock_guard lock(mu_);
+  return stats_;
+}
+
+}  // namespace tempest::runtime

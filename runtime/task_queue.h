@@ -1,0 +1,48 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "runtime/envelope.h"
+
+namespace tempest::runtime {
+
+// The inbound channel of one task: a bounded multi-producer, single-consumer FIFO of envelopes.
+// Producers block while it holds `capacity` tuples or more (backpressure: a slow consumer slows
+// whoever feeds it; nothing is dropped), so at most capacity + one batch per producer is queued.
+// Order is FIFO per producer. Close() wakes everyone; afterwards Push refuses and PopAll drains.
+// Thread-safe.
+class TaskQueue {
+ public:
+  explicit TaskQueue(std::size_t capacity_tuples);
+
+  // Blocks while full. Returns false (dropping the envelope) once the queue is closed.
+  bool Push(Envelope&& envelope);
+  // Blocks until something is queued, then moves everything queued to the end of `out`.
+  // Returns false once the queue is closed and empty.
+  bool PopAll(std::vector<Envelope>& out);
+  void Close();
+
+  struct Stats {
+    std::size_t high_water_tuples = 0;  // most tuples ever queued at once
+    uint64_t blocked_pushes = 0;        // pushes that had to wait for room
+  };
+  Stats GetStats() const;
+
+ private:
+  const std::size_t capacity_;
+  mutable std::mutex mu_;
+  std::condition_variable not_empty_;
+  std::condition_variable not_full_;
+  std::vector<Envelope> items_;
+  std::size_t tuples_ = 0;
+  bool closed_ = false;
+  bool consumer_waiting_ = false;
+  int producers_waiting_ = 0;
+  Stats stats_;
+};
+
+}  // namespace tempest::runtime

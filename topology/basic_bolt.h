@@ -1,0 +1,54 @@
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "topology/bolt.h"
+#include "topology/errors.h"
+
+namespace tempest::topology {
+
+// Emits of a BasicBolt: every emit is anchored to the input being executed.
+class BasicOutputCollector {
+ public:
+  explicit BasicOutputCollector(OutputCollector& out) noexcept : out_(out) {}
+
+  void Emit(Values values) { out_.Emit(kDefaultStream, *input_, std::move(values)); }
+  void Emit(std::string_view stream, Values values) {
+    out_.Emit(stream, *input_, std::move(values));
+  }
+  void EmitDirect(int task, Values values) {
+    out_.EmitDirect(task, kDefaultStream, *input_, std::move(values));
+  }
+  void EmitDirect(int task, std::string_view stream, Values values) {
+    out_.EmitDirect(task, stream, *input_, std::move(values));
+  }
+  void ResetTimeout() { out_.ResetTimeout(*input_); }
+  void ReportError(std::string_view message) { out_.ReportError(message); }
+
+  void SetInput(const Tuple* input) noexcept { input_ = input; }
+
+ private:
+  OutputCollector& out_;
+  const Tuple* input_ = nullptr;
+};
+
+// A bolt that is acked automatically (Storm's IBasicBolt): emits are anchored to the input, the
+// input is acked when Execute returns, and a FailedException (or any other exception) fails it.
+// Same threading rules as Bolt.
+class BasicBolt {
+ public:
+  virtual ~BasicBolt() = default;
+
+  virtual void Prepare(const TopologyContext& context) { (void)context; }
+  virtual void Execute(const Tuple& input, BasicOutputCollector& collector) = 0;
+  // Flush hook of bounded runs; emits here are unanchored.
+  virtual void OnEndOfStream(OutputCollector& collector) { (void)collector; }
+  virtual void Cleanup() {}
+  virtual void DeclareOutputFields(OutputFieldsDeclarer& declarer) const = 0;
+};
+
+// Runs a BasicBolt as a Bolt (Storm's BasicBoltExecutor).
+std::unique_ptr<Bolt> AdaptBasicBolt(std::unique_ptr<BasicBolt> bolt);
+
+}  // namespace tempest::topology

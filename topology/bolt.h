@@ -1,0 +1,27 @@
+#pragma once
+
+#include "topology/output_collector.h"
+#include "topology/output_fields_declarer.h"
+#include "topology/topology_context.h"
+#include "topology/tuple.h"
+
+namespace tempest::topology {
+
+// A processing step (Storm's IRichBolt). Each task gets its own instance, created by the
+// component's factory; every method is called on that task's thread only. Execute must ack or
+// fail each input (see BasicBolt for the automatic variant). An exception thrown by Execute fails
+// that input and is logged with the component and task; the process keeps running.
+class Bolt {
+ public:
+  virtual ~Bolt() = default;
+
+  virtual void Prepare(const TopologyContext& context, OutputCollector& collector) = 0;
+  virtual void Execute(const Tuple& input) = 0;
+  // Flush hook of bounded runs: every input has sent end-of-stream. Emit what is still held
+  // (windows, outer-join leftovers) here; end-of-stream is forwarded after it returns.
+  virtual void OnEndOfStream() {}
+  virtual void Cleanup() {}
+  virtual void DeclareOutputFields(OutputFieldsDeclarer& declarer) const = 0;
+};
+
+}  // namespace tempest::topology

@@ -1,0 +1,108 @@
+#pragma once
+
+#include <initializer_list>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "topology/stream_schema.h"
+#include "topology/tuple.h"
+#include "topology/value.h"
+
+namespace tempest::topology {
+
+using Anchors = std::span<const Tuple* const>;
+
+// What a bolt emits through (Storm's OutputCollector). Emits name a declared stream (default:
+// "default") and may be anchored to input tuples so that failures propagate to the spout.
+// EmitDirect sends to one task of a component subscribed to a direct stream. Misuse (undeclared
+// stream, Emit on a direct stream, EmitDirect to a task expecting a regular grouping) throws
+// std::invalid_argument, which fails the input tuple being executed.
+// Bound to one task; call it only from that task's thread (Execute, Prepare, OnEndOfStream).
+class OutputCollector {
+ public:
+  virtual ~OutputCollector() = default;
+
+  void Emit(Values values) { DoEmit(kDefaultStream, -1, {}, std::move(values)); }
+  void Emit(std::string_view stream, Values values) { DoEmit(stream, -1, {}, std::move(values)); }
+  void Emit(const Tuple& anchor, Values values) {
+    const Tuple* a = &anchor;
+    DoEmit(kDefaultStream, -1, Anchors(&a, 1), std::move(values));
+  }
+  void Emit(std::string_view stream, const Tuple& anchor, Values values) {
+    const Tuple* a = &anchor;
+    DoEmit(stream, -1, Anchors(&a, 1), std::move(values));
+  }
+  void Emit(std::string_view stream, Anchors anchors, Values values) {
+    DoEmit(stream, -1, anchors, std::move(values));
+  }
+  void Emit(std::string_view stream, std::initializer_list<const Tuple*> anchors, Values values) {
+    DoEmit(stream, -1, Anchors(anchors.begin(), anchors.size()), std::move(values));
+  }
+
+  void EmitDirect(int task, Values values) { DoEmit(kDefaultStream, task, {}, std::move(values)); }
+  void EmitDirect(int task, std::string_view stream, Values values) {
+    DoEmit(stream, task, {}, std::move(values));
+  }
+  void EmitDirect(int task, const Tuple& anchor, Values values) {
+    const Tuple* a = &anchor;
+    DoEmit(kDefaultStream, task, Anchors(&a, 1), std::move(values));
+  }
+  void EmitDirect(int task, std::string_view stream, const Tuple& anchor, Values values) {
+    const Tuple* a = &anchor;
+    DoEmit(stream, task, Anchors(&a, 1), std::move(values));
+  }
+  void EmitDirect(int task, std::string_view stream, Anchors anchors, Values values) {
+    DoEmit(stream, task, anchors, std::move(values));
+  }
+
+  // Marks the input fully processed by this bolt / failed (the spout replays it).
+  virtual void Ack(const Tuple& input) = 0;
+  virtual void Fail(const Tuple& input) = 0;
+  // Restarts the message timeout of the tuple tree this input belongs to.
+  virtual void ResetTimeout(const Tuple& input) = 0;
+  // Logs an error against this task and counts it in the run's metrics.
+  virtual void ReportError(std::string_view message) = 0;
+
+ protected:
+  // direct_task < 0: route by the stream's groupings.
+  virtual void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
+                      Values&& values) = 0;
+};
+
+// What a spout emits through (Storm's SpoutOutputCollector). A non-null message id makes the
+// tuple tracked: the spout's Ack or Fail is called with it once its tuple tree completes or fails.
+// Bound to one task; call it only from that task's thread.
+class SpoutOutputCollector {
+ public:
+  virtual ~SpoutOutputCollector() = default;
+
+  void Emit(Values values) { DoEmit(kDefaultStream, -1, std::move(values), Value()); }
+  void Emit(Values values, Value message_id) {
+    DoEmit(kDefaultStream, -1, std::move(values), std::move(message_id));
+  }
+  void Emit(std::string_view stream, Values values) {
+    DoEmit(stream, -1, std::move(values), Value());
+  }
+  void Emit(std::string_view stream, Values values, Value message_id) {
+    DoEmit(stream, -1, std::move(values), std::move(message_id));
+  }
+  void EmitDirect(int task, Values values) {
+    DoEmit(kDefaultStream, task, std::move(values), Value());
+  }
+  void EmitDirect(int task, Values values, Value message_id) {
+    DoEmit(kDefaultStream, task, std::move(values), std::move(message_id));
+  }
+  void EmitDirect(int task, std::string_view stream, Values values, Value message_id = Value()) {
+    DoEmit(stream, task, std::move(values), std::move(message_id));
+  }
+
+  virtual void ReportError(std::string_view message) = 0;
+
+ protected:
+  virtual void DoEmit(std::string_view stream, int direct_task, Values&& values,
+                      Value&& message_id) = 0;
+};
+
+}  // namespace tempest::topology

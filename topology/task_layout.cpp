@@ -1,0 +1,28 @@
+#include "topology/task_layout.h"
+
+#include <algorithm>
+
+namespace tempest::topology {
+
+TaskLayout::TaskLayout(const TopologySpec& spec) {
+  std::vector<const ComponentSpec*> sorted;
+  for (const ComponentSpec& c : spec.components) sorted.push_back(&c);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const ComponentSpec* a, const ComponentSpec* b) { return a->id < b->id; });
+  for (const ComponentSpec* c : sorted) {
+    std::vector<int>& tasks = tasks_of_component_[c->id];
+    for (int i = 0; i < c->parallelism; ++i) {
+      component_of_task_.push_back(c->id);
+      index_of_task_.push_back(i);
+      tasks.push_back(static_cast<int>(component_of_task_.size()));
+    }
+  }
+}
+
+const std::vector<int>& TaskLayout::TasksOf(std::string_view component) const noexcept {
+  static const std::vector<int> kNone;
+  auto it = tasks_of_component_.find(component);
+  return it == tasks_of_component_.end() ? kNone : it->second;
+}
+
+}  // namespace tempest::topology

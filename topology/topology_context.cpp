@@ -1,0 +1,36 @@
+#include "topology/topology_context.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace tempest::topology {
+
+TopologyContext::TopologyContext(std::shared_ptr<const TopologySpec> spec,
+                                 std::shared_ptr<const TaskLayout> layout, int task_id)
+    : spec_(std::move(spec)), layout_(std::move(layout)), task_id_(task_id) {}
+
+const Fields& TopologyContext::GetComponentOutputFields(std::string_view component,
+                                                        std::string_view stream) const {
+  const ComponentSpec* c = spec_->Find(component);
+  if (c == nullptr) {
+    throw std::invalid_argument(fmt::format("no component '{}' in topology '{}'", component,
+                                            spec_->name));
+  }
+  const StreamSchema* s = c->FindStream(stream);
+  if (s == nullptr) {
+    throw std::invalid_argument(
+        fmt::format("component '{}' declares no stream '{}'", component, stream));
+  }
+  return *s->fields;
+}
+
+std::vector<GlobalStreamId> TopologyContext::GetThisSources() const {
+  std::vector<GlobalStreamId> out;
+  if (const ComponentSpec* c = spec_->Find(GetThisComponentId())) {
+    for (const InputSpec& in : c->inputs) out.push_back(in.source);
+  }
+  return out;
+}
+
+}  // namespace tempest::topology

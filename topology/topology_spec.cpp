@@ -1,0 +1,180 @@
+#include "topology/topology_spec.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "topology/errors.h"
+
+namespace tempest::topology {
+
+const StreamSchema* ComponentSpec::FindStream(std::string_view stream) const noexcept {
+  for (const auto& s : streams) {
+    if (s->stream == stream) return s.get();
+  }
+  return nullptr;
+}
+
+const ComponentSpec* TopologySpec::Find(std::string_view id) const noexcept {
+  for (const ComponentSpec& c : components) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+namespace {
+
+[[noreturn]] void Invalid(const std::string& message) { throw InvalidTopologyException(message); }
+
+std::string_view KindName(ComponentKind kind) {
+  switch (kind) {
+    case ComponentKind::kSpout:
+      return "Spout";
+    case ComponentKind::kBolt:
+      return "Bolt";
+  }
+  return "Component";
+}
+
+void ValidateComponent(const ComponentSpec& c) {
+  if (c.id.empty()) Invalid("A component has an empty id");
+  if (c.id.starts_with("__")) {
+    Invalid(fmt::format("Component id [{}] is reserved: ids starting with '__' belong to "
+                        "Tempest's system components",
+                        c.id));
+  }
+  if (c.parallelism < 1) {
+    Invalid(fmt::format("Component: [{}] has parallelism {}; parallelism must be at least 1",
+                        c.id, c.parallelism));
+  }
+  switch (c.kind) {
+    case ComponentKind::kSpout:
+      if (!c.spout_factory) Invalid(fmt::format("Spout: [{}] has no factory", c.id));
+      if (!c.inputs.empty()) {
+        Invalid(fmt::format("Component: [{}] is a spout and cannot subscribe to streams", c.id));
+      }
+      break;
+    case ComponentKind::kBolt:
+      if (!c.bolt_factory) Invalid(fmt::format("Bolt: [{}] has no factory", c.id));
+      break;
+  }
+}
+
+void ValidateInput(const TopologySpec& spec, const ComponentSpec& c, const InputSpec& in) {
+  const GlobalStreamId& src = in.source;
+  const ComponentSpec* source = spec.Find(src.component);
+  if (source == nullptr) {
+    Invalid(fmt::format("Component: [{}] subscribes from non-existent component [{}]", c.id,
+                        src.component));
+  }
+  const StreamSchema* stream = source->FindStream(src.stream);
+  if (stream == nullptr) {
+    Invalid(fmt::format(
+        "Component: [{}] subscribes from non-existent stream: [{}] of component [{}]", c.id,
+        src.stream, src.component));
+  }
+  const GroupingSpec& g = in.grouping;
+  const bool direct_grouping = g.type == GroupingType::kDirect;
+  if (direct_grouping && !stream->direct) {
+    Invalid(fmt::format("Component: [{}] subscribes with a DIRECT grouping to stream: [{}] of "
+                        "component [{}], which is not declared direct",
+                        c.id, src.stream, src.component));
+  }
+  if (!direct_grouping && stream->direct) {
+    Invalid(fmt::format("Component: [{}] subscribes with a {} grouping to direct stream: [{}] of "
+                        "component [{}]; a direct stream takes only a DIRECT grouping",
+                        c.id, GroupingTypeName(g.type), src.stream, src.component));
+  }
+  if (g.type == GroupingType::kFields || g.type == GroupingType::kPartialKey) {
+    if (g.fields.empty()) {
+      Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a "
+                          "{} grouping that names no fields",
+                          c.id, src.stream, src.component, GroupingTypeName(g.type)));
+    }
+    std::vector<std::string> missing;
+    for (const std::string& f : g.fields) {
+      if (!stream->fields->Contains(f)) missing.push_back(f);
+    }
+    if (!missing.empty()) {
+      Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] + with "
+                          "non-existent fields: [{}] (declared: {})",
+                          c.id, src.stream, src.component, fmt::join(missing, ", "),
+                          stream->fields->ToString()));
+    }
+  } else if (!g.fields.empty()) {
+    Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a {} "
+                        "grouping, which takes no fields",
+                        c.id, src.stream, src.component, GroupingTypeName(g.type)));
+  }
+  if (g.type == GroupingType::kCustom && !g.custom) {
+    Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a "
+                        "CUSTOM grouping that has no factory",
+                        c.id, src.stream, src.component));
+  }
+}
+
+// Bounded runs end by end-of-stream flowing downstream, which needs an acyclic graph.
+void ValidateAcyclic(const TopologySpec& spec) {
+  std::map<std::string, std::vector<std::string>> downstream;
+  for (const ComponentSpec& c : spec.components) {
+    for (const InputSpec& in : c.inputs) downstream[in.source.component].push_back(c.id);
+  }
+  enum class Mark { kNew, kOpen, kDone };
+  std::map<std::string, Mark> mark;
+  std::vector<std::string> path;
+  std::function<void(const std::string&)> visit = [&](const std::string& id) {
+    mark[id] = Mark::kOpen;
+    path.push_back(id);
+    for (const std::string& next : downstream[id]) {
+      if (mark[next] == Mark::kOpen) {
+        auto start = std::find(path.begin(), path.end(), next);
+        std::vector<std::string> cycle(start, path.end());
+        cycle.push_back(next);
+        Invalid(fmt::format("Topology '{}' has a cycle: {}. Streams must form an acyclic graph so "
+                            "that end-of-stream reaches every task",
+                            spec.name, fmt::join(cycle, " -> ")));
+      }
+      if (mark[next] == Mark::kNew) visit(next);
+    }
+    path.pop_back();
+    mark[id] = Mark::kDone;
+  };
+  for (const ComponentSpec& c : spec.components) {
+    if (mark[c.id] == Mark::kNew) visit(c.id);
+  }
+}
+
+}  // namespace
+
+void Validate(const TopologySpec& spec) {
+  std::map<std::string, ComponentKind> seen;
+  bool has_spout = false;
+  for (const ComponentSpec& c : spec.components) {
+    ValidateComponent(c);
+    auto [it, inserted] = seen.emplace(c.id, c.kind);
+    if (!inserted) {
+      Invalid(fmt::format("{} has already been declared for id {}", KindName(it->second), c.id));
+    }
+    has_spout = has_spout || c.kind == ComponentKind::kSpout;
+  }
+  if (!has_spout) {
+    Invalid(fmt::format("Topology '{}' has no spout: nothing would ever emit", spec.name));
+  }
+  for (const ComponentSpec& c : spec.components) {
+    std::set<GlobalStreamId> subscribed;
+    for (const InputSpec& in : c.inputs) {
+      ValidateInput(spec, c, in);
+      if (!subscribed.insert(in.source).second) {
+        Invalid(fmt::format("Component: [{}] subscribes twice to stream: [{}] of component [{}]",
+                            c.id, in.source.stream, in.source.component));
+      }
+    }
+  }
+  ValidateAcyclic(spec);
+}
+
+}  // namespace tempest::topology

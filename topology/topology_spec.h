@@ -1,0 +1,58 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/grouping.h"
+#include "topology/stream_schema.h"
+
+namespace tempest::topology {
+
+class Spout;
+class Bolt;
+
+using SpoutFactory = std::function<std::unique_ptr<Spout>()>;
+using BoltFactory = std::function<std::unique_ptr<Bolt>()>;
+
+// Topology-wide settings; the names mirror Storm's config keys.
+struct TopologyConfig {
+  int workers = 1;                // topology.workers: worker processes of a run
+  int acker_executors = -1;       // topology.acker.executors: -1 = one per worker, 0 = ack at emit
+  int max_spout_pending = 0;      // topology.max.spout.pending: 0 = unlimited
+  int message_timeout_secs = 30;  // topology.message.timeout.secs
+  bool debug = false;             // topology.debug: log every emit
+};
+
+enum class ComponentKind { kSpout, kBolt };
+
+// One spout or bolt: how to create its task instances, what it emits and what it consumes.
+struct ComponentSpec {
+  std::string id;
+  ComponentKind kind = ComponentKind::kBolt;
+  int parallelism = 1;
+  SpoutFactory spout_factory;  // kSpout only
+  BoltFactory bolt_factory;    // kBolt only
+  // Declared output streams, in declaration order. Tuples borrow these schemas.
+  std::vector<std::shared_ptr<const StreamSchema>> streams;
+  std::vector<InputSpec> inputs;  // kBolt only
+
+  const StreamSchema* FindStream(std::string_view stream) const noexcept;
+};
+
+// A whole topology, as built by TopologyBuilder (or, later, the YAML loader). Validate before
+// running; once validated it is shared immutably (std::shared_ptr<const TopologySpec>).
+struct TopologySpec {
+  std::string name = "topology";
+  TopologyConfig config;
+  std::vector<ComponentSpec> components;
+
+  const ComponentSpec* Find(std::string_view id) const noexcept;
+};
+
+// Checks everything a run relies on; throws InvalidTopologyException with a precise message.
+void Validate(const TopologySpec& spec);
+
+}  // namespace tempest::topology
