@@ -1,0 +1,103 @@
+// A slow bolt slows its spout: queues are bounded, producers wait, nothing is dropped.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "../support/test_components.h"
+#include "runtime/local_cluster.h"
+#include "spouts/generator_spout.h"
+#include "topology/topology_builder.h"
+
+namespace tempest::runtime {
+namespace {
+
+// Holds every Execute until the test opens the gate.
+struct Gate {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = false;
+  void Wait() {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return open; });
+  }
+  void Open() {
+    {
+      std::lock_guard lock(mu);
+      open = true;
+    }
+    cv.notify_all();
+  }
+};
+
+template <typename Pred>
+bool Eventually(Pred pred) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+TEST(BackpressureTest, ABlockedBoltBlocksTheSpoutWithBoundedMemory) {
+  constexpr std::size_t kCapacity = 1000;
+  constexpr std::size_t kBatch = 50;
+  auto gate = std::make_shared<Gate>();
+  topology::TopologyBuilder b;
+  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 0}); });
+  b.SetBolt("slow", [gate] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, topology::Fields>{},
+         [gate](const topology::Tuple& t, topology::OutputCollector& out, const topology::TopologyContext&) {
+           gate->Wait();
+           out.Ack(t);
+         });
+   }).ShuffleGrouping("gen");
+  LocalCluster cluster(b.Build(), LocalRunOptions{.queue_capacity = kCapacity, .batch_size = kBatch});
+  cluster.Start();
+  // Tasks: gen = 1, slow = 2. Wait until the spout had to wait for room in slow's queue.
+  ASSERT_TRUE(Eventually([&] { return cluster.Snapshot()[1].blocked_pushes > 0; }));
+  const auto blocked = cluster.Snapshot();
+  // The spout is stuck: it has emitted at most what the queue, the bolt's current input and its
+  // own outgoing batch hold.
+  EXPECT_LE(blocked[1].queue_high_water, kCapacity + kBatch);
+  EXPECT_LE(blocked[0].emitted, 2 * (kCapacity + kBatch) + kBatch);
+  EXPECT_EQ(blocked[1].executed, 1u);  // the bolt is inside its first Execute
+
+  cluster.Stop();
+  gate->Open();
+  const RunSummary s = cluster.Wait();
+  EXPECT_TRUE(s.completed);
+  EXPECT_EQ(s.Find("slow")->executed, s.Find("gen")->emitted);  // nothing dropped
+  EXPECT_LE(cluster.Snapshot()[1].queue_high_water, kCapacity + kBatch);
+}
+
+TEST(BackpressureTest, ASlowBoltPacesAFastSpout) {
+  // No gate: the bolt is merely slower; the queue stays bounded throughout and all arrive.
+  constexpr std::size_t kCapacity = 256;
+  constexpr uint64_t kCount = 3000;
+  topology::TopologyBuilder b;
+  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = kCount}); });
+  b.SetBolt("slow", [] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, topology::Fields>{},
+         [](const topology::Tuple& t, topology::OutputCollector& out, const topology::TopologyContext&) {
+           volatile uint64_t spin = 0;
+           for (int i = 0; i < 20000; ++i) spin = spin + 1;  // busy work, not a sleep
+           out.Ack(t);
+         });
+   }).ShuffleGrouping("gen");
+  LocalCluster cluster(b.Build(), LocalRunOptions{.queue_capacity = kCapacity, .batch_size = 16});
+  const RunSummary s = cluster.Run();
+  EXPECT_TRUE(s.completed);
+  EXPECT_EQ(s.Find("slow")->executed, kCount);
+  const auto snap = cluster.Snapshot();
+  EXPECT_LE(snap[1].queue_high_water, kCapacity + 16);
+  EXPECT_GT(snap[1].blocked_pushes, 0u);
+}
+
+}  // namespace
+}  // namespace tempest::runtime

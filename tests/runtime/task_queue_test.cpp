@@ -1,0 +1,83 @@
+#include "runtime/task_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <thread>
+
+namespace tempest::runtime {
+namespace {
+
+Envelope Batch(int from, int first, int n) {
+  Envelope e{Envelope::Kind::kTuples, from, {}};
+  for (int i = 0; i < n; ++i) e.tuples.emplace_back(nullptr, from, topology::Values{first + i});
+  return e;
+}
+
+TEST(TaskQueueTest, KeepsEachProducersOrder) {
+  TaskQueue q(1 << 20);
+  constexpr int kProducers = 3, kBatches = 2000;
+  std::vector<std::thread> producers;
+  for (int p = 0; p < kProducers; ++p) {
+    producers.emplace_back([&q, p] {
+      for (int b = 0; b < kBatches; ++b) ASSERT_TRUE(q.Push(Batch(p, b * 4, 4)));
+      ASSERT_TRUE(q.Push(Envelope{Envelope::Kind::kEndOfStream, p, {}}));
+    });
+  }
+  std::map<int, int64_t> next;
+  int ended = 0;
+  std::vector<Envelope> got;
+  while (ended < kProducers && q.PopAll(got)) {
+    for (const Envelope& e : got) {
+      if (e.kind == Envelope::Kind::kEndOfStream) {
+        EXPECT_EQ(next[e.from_task], kBatches * 4);  // end-of-stream after all its tuples
+        ++ended;
+        continue;
+      }
+      for (const auto& t : e.tuples) EXPECT_EQ(t.GetInt(0), next[e.from_task]++);
+    }
+    got.clear();
+  }
+  for (auto& t : producers) t.join();
+  EXPECT_EQ(ended, kProducers);
+}
+
+TEST(TaskQueueTest, APushIntoAFullQueueWaitsForThePop) {
+  TaskQueue q(10);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 10)));
+  std::thread producer([&] { EXPECT_TRUE(q.Push(Batch(1, 10, 5))); });
+  while (q.GetStats().blocked_pushes == 0) std::this_thread::yield();
+  std::vector<Envelope> got;
+  ASSERT_TRUE(q.PopAll(got));  // makes room; the producer completes
+  producer.join();
+  ASSERT_TRUE(q.PopAll(got));
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[1].tuples.front().GetInt(0), 10);
+  EXPECT_EQ(q.GetStats().high_water_tuples, 10u);
+  EXPECT_EQ(q.GetStats().blocked_pushes, 1u);
+}
+
+TEST(TaskQueueTest, CloseWakesABlockedConsumerAndRefusesPushes) {
+  TaskQueue q(10);
+  std::thread consumer([&] {
+    std::vector<Envelope> got;
+    EXPECT_FALSE(q.PopAll(got));
+  });
+  q.Close();
+  consumer.join();
+  EXPECT_FALSE(q.Push(Batch(1, 0, 1)));
+}
+
+TEST(TaskQueueTest, CloseStillHandsOverWhatIsQueued) {
+  TaskQueue q(10);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 3)));
+  q.Close();
+  std::vector<Envelope> got;
+  EXPECT_TRUE(q.PopAll(got));
+  EXPECT_EQ(got.size(), 1u);
+  got.clear();
+  EXPECT_FALSE(q.PopAll(got));
+}
+
+}  // namespace
+}  // namespace tempest::runtime
