@@ -18,9 +18,9 @@ class CustomGrouper final : public Grouper {
         emitting_task_(input.context->GetThisTaskId()),
         targets_(std::move(input.target_tasks)) {
     if (!grouping_) {
-      throw std::invalid_argument(fmt::format(
-          "the custom grouping factory of stream [{}] of component [{}] returned null",
-          input.stream.stream, input.stream.component));
+      throw std::invalid_argument(
+          fmt::format("the custom grouping factory of stream [{}] of component [{}] returned null",
+                      input.stream.stream, input.stream.component));
     }
     grouping_->Prepare(*input.context, input.stream, targets_);
   }

@@ -9,8 +9,7 @@ namespace {
 class FieldsGrouper final : public Grouper {
  public:
   FieldsGrouper(const std::vector<std::string>& fields, GrouperInput input)
-      : targets_(std::move(input.target_tasks)),
-        key_(KeyIndices(*input.source_fields, fields)) {}
+      : targets_(std::move(input.target_tasks)), key_(KeyIndices(*input.source_fields, fields)) {}
 
   void Choose(const topology::Values& values, std::vector<int>& out) override {
     out.push_back(targets_[topology::StableHash(values, key_) % targets_.size()]);

@@ -37,9 +37,10 @@ std::unique_ptr<Grouper> MakeGrouper(const topology::GroupingSpec& spec, Grouper
     case GroupingType::kDirect:
       break;
   }
-  throw std::invalid_argument(fmt::format("a DIRECT grouping of stream [{}] of component [{}] has "
-                                          "no grouper: direct emits name their task",
-                                          input.stream.stream, input.stream.component));
+  throw std::invalid_argument(
+      fmt::format("a DIRECT grouping of stream [{}] of component [{}] has "
+                  "no grouper: direct emits name their task",
+                  input.stream.stream, input.stream.component));
 }
 
 }  // namespace tempest::runtime

@@ -72,19 +72,31 @@ void LocalCluster::Start() {
     queue_ptrs[t] = s.queues[t].get();
   }
   s.control = std::make_unique<RunControl>(tasks, [&s] { s.CloseAllQueues(); });
-  for (int t = 1; t <= tasks; ++t) {
-    ExecutorSetup setup{s.spec,   s.layout, t, queue_ptrs, s.control.get(), s.metrics[t].get(),
-                        Router::Options{s.options.seed, [](int) { return true; }},
-                        s.options.batch_size};
-    const topology::ComponentSpec* c = s.spec->Find(s.layout->ComponentOf(t));
-    switch (c->kind) {
-      case topology::ComponentKind::kSpout:
-        s.executors.push_back(MakeSpoutExecutor(std::move(setup)));
-        break;
-      case topology::ComponentKind::kBolt:
-        s.executors.push_back(MakeBoltExecutor(std::move(setup)));
-        break;
+  try {
+    for (int t = 1; t <= tasks; ++t) {
+      ExecutorSetup setup{s.spec,
+                          s.layout,
+                          t,
+                          queue_ptrs,
+                          s.control.get(),
+                          s.metrics[t].get(),
+                          Router::Options{s.options.seed, [](int) { return true; }},
+                          s.options.batch_size};
+      const topology::ComponentSpec* c = s.spec->Find(s.layout->ComponentOf(t));
+      switch (c->kind) {
+        case topology::ComponentKind::kSpout:
+          s.executors.push_back(MakeSpoutExecutor(std::move(setup)));
+          break;
+        case topology::ComponentKind::kBolt:
+          s.executors.push_back(MakeBoltExecutor(std::move(setup)));
+          break;
+      }
     }
+  } catch (...) {
+    // A grouping that cannot be built (e.g. a custom grouping's Prepare threw): nothing runs.
+    s.executors.clear();
+    s.control.reset();
+    throw;
   }
   s.started = Clock::now();
   for (auto& e : s.executors) s.threads.emplace_back([exec = e.get()] { exec->Run(); });

@@ -33,11 +33,11 @@ Router::Router(const topology::TopologyContext& context, const Options& options)
         }
         out.regular_tasks.insert(out.regular_tasks.end(), targets.begin(), targets.end());
         // Each (task, stream, subscriber) gets its own reproducible seed.
-        const uint64_t seed = topology::StableHash(
-            topology::Values{context.GetThisTaskId(), schema->stream, c.id}, std::array<std::size_t, 3>{0, 1, 2},
-            options.seed);
-        GrouperInput input{&context, in.source, schema->fields.get(), targets, options.is_local,
-                           seed};
+        const uint64_t seed =
+            topology::StableHash(topology::Values{context.GetThisTaskId(), schema->stream, c.id},
+                                 std::array<std::size_t, 3>{0, 1, 2}, options.seed);
+        GrouperInput input{&context, in.source,        schema->fields.get(),
+                           targets,  options.is_local, seed};
         out.groupers.push_back(MakeGrouper(in.grouping, std::move(input)));
       }
     }

@@ -25,7 +25,9 @@ class Router {
 
   // Index of a declared output stream, or -1.
   int StreamIndex(std::string_view stream) const noexcept;
-  const topology::StreamSchema& Schema(int stream) const noexcept { return *streams_[stream].schema; }
+  const topology::StreamSchema& Schema(int stream) const noexcept {
+    return *streams_[stream].schema;
+  }
   // Declared stream ids, for error messages.
   std::string DeclaredStreams() const;
 

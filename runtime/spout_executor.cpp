@@ -13,8 +13,8 @@ namespace tempest::runtime {
 void LogTaskError(const std::string& component, int task, uint64_t count, const char* what,
                   const std::string& detail) {
   if (count <= 10 || count % 1000 == 0) {
-    spdlog::error("component '{}' task {}: {}: {} (error #{} of this task)", component, task,
-                  what, detail, count);
+    spdlog::error("component '{}' task {}: {}: {} (error #{} of this task)", component, task, what,
+                  detail, count);
   }
 }
 
@@ -41,7 +41,8 @@ class SpoutExecutor final : public Executor, private topology::SpoutOutputCollec
       spout_->Open(context_, *this);
       ready = true;
     } catch (const std::exception& e) {
-      control.Fatal(fmt::format("spout '{}' task {} failed to open: {}", id, setup_.task, e.what()));
+      control.Fatal(
+          fmt::format("spout '{}' task {} failed to open: {}", id, setup_.task, e.what()));
     }
     control.ArriveAndWaitForStart();
     if (ready && !control.aborted()) Loop();
@@ -135,9 +136,7 @@ class SpoutExecutor final : public Executor, private topology::SpoutOutputCollec
     if (!message_id.IsNull()) to_ack_.push_back(std::move(message_id));
   }
 
-  void ReportError(std::string_view message) override {
-    Error("reported", std::string(message));
-  }
+  void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
 
   void Error(const char* what, const std::string& detail) {
     TaskMetrics::Bump(metrics_.errors);

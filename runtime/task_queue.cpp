@@ -5,7 +5,8 @@
 
 namespace tempest::runtime {
 
-TaskQueue::TaskQueue(std::size_t capacity_tuples) : capacity_(std::max<std::size_t>(1, capacity_tuples)) {}
+TaskQueue::TaskQueue(std::size_t capacity_tuples)
+    : capacity_(std::max<std::size_t>(1, capacity_tuples)) {}
 
 bool TaskQueue::Push(Envelope&& envelope) {
   std::unique_lock lock(mu_);

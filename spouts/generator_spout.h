@@ -10,12 +10,12 @@ namespace tempest::spouts {
 
 // Config of GeneratorSpout; the names are its YAML keys (DESIGN.md 2.4).
 struct GeneratorSpoutConfig {
-  uint64_t count = 0;            // tuples to emit, then exhausted; 0 = unbounded
-  uint64_t rate_per_sec = 0;     // emit rate per task; 0 = as fast as possible
-  uint64_t keys = 1000;          // key = id % keys
-  uint64_t payload_bytes = 16;   // length of the payload string
-  int64_t start_ts = 0;          // ts of id 0
-  int64_t ts_step_ms = 1;        // ts = start_ts + id * ts_step_ms
+  uint64_t count = 0;              // tuples to emit, then exhausted; 0 = unbounded
+  uint64_t rate_per_sec = 0;       // emit rate per task; 0 = as fast as possible
+  uint64_t keys = 1000;            // key = id % keys
+  uint64_t payload_bytes = 16;     // length of the payload string
+  int64_t start_ts = 0;            // ts of id 0
+  int64_t ts_step_ms = 1;          // ts = start_ts + id * ts_step_ms
   std::string stream = "default";  // the stream it emits on
 };
 

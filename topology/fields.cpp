@@ -8,7 +8,8 @@
 
 namespace tempest::topology {
 
-Fields::Fields(std::initializer_list<std::string> names) : Fields(std::vector<std::string>(names)) {}
+Fields::Fields(std::initializer_list<std::string> names)
+    : Fields(std::vector<std::string>(names)) {}
 
 Fields::Fields(std::vector<std::string> names) : names_(std::move(names)) {
   for (std::size_t i = 0; i < names_.size(); ++i) {

@@ -49,8 +49,7 @@ BoltDeclarer& BoltDeclarer::PartialKeyGrouping(std::string component, std::strin
                                                const Fields& fields) {
   return Add(std::move(component), std::move(stream), GroupingType::kPartialKey, fields.names());
 }
-BoltDeclarer& BoltDeclarer::CustomGrouping(std::string component,
-                                           CustomGroupingFactory grouping) {
+BoltDeclarer& BoltDeclarer::CustomGrouping(std::string component, CustomGroupingFactory grouping) {
   return CustomGrouping(std::move(component), kDefaultStream, std::move(grouping));
 }
 BoltDeclarer& BoltDeclarer::CustomGrouping(std::string component, std::string stream,
@@ -80,8 +79,7 @@ BoltDeclarer TopologyBuilder::SetBolt(std::string id, BoltFactory factory, int p
   return BoltDeclarer(&spec_.components, spec_.components.size() - 1);
 }
 
-BoltDeclarer TopologyBuilder::SetBolt(std::string id, BasicBoltFactory factory,
-                                      int parallelism) {
+BoltDeclarer TopologyBuilder::SetBolt(std::string id, BasicBoltFactory factory, int parallelism) {
   BoltFactory adapted;
   if (factory) {
     adapted = [factory = std::move(factory)] { return AdaptBasicBolt(factory()); };

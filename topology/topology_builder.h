@@ -28,11 +28,9 @@ class BoltDeclarer {
   BoltDeclarer& GlobalGrouping(std::string component, std::string stream = kDefaultStream);
   BoltDeclarer& NoneGrouping(std::string component, std::string stream = kDefaultStream);
   BoltDeclarer& DirectGrouping(std::string component, std::string stream = kDefaultStream);
-  BoltDeclarer& LocalOrShuffleGrouping(std::string component,
-                                       std::string stream = kDefaultStream);
+  BoltDeclarer& LocalOrShuffleGrouping(std::string component, std::string stream = kDefaultStream);
   BoltDeclarer& PartialKeyGrouping(std::string component, const Fields& fields);
-  BoltDeclarer& PartialKeyGrouping(std::string component, std::string stream,
-                                   const Fields& fields);
+  BoltDeclarer& PartialKeyGrouping(std::string component, std::string stream, const Fields& fields);
   BoltDeclarer& CustomGrouping(std::string component, CustomGroupingFactory grouping);
   BoltDeclarer& CustomGrouping(std::string component, std::string stream,
                                CustomGroupingFactory grouping);

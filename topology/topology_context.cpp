@@ -14,8 +14,8 @@ const Fields& TopologyContext::GetComponentOutputFields(std::string_view compone
                                                         std::string_view stream) const {
   const ComponentSpec* c = spec_->Find(component);
   if (c == nullptr) {
-    throw std::invalid_argument(fmt::format("no component '{}' in topology '{}'", component,
-                                            spec_->name));
+    throw std::invalid_argument(
+        fmt::format("no component '{}' in topology '{}'", component, spec_->name));
   }
   const StreamSchema* s = c->FindStream(stream);
   if (s == nullptr) {

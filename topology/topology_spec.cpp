@@ -43,13 +43,14 @@ std::string_view KindName(ComponentKind kind) {
 void ValidateComponent(const ComponentSpec& c) {
   if (c.id.empty()) Invalid("A component has an empty id");
   if (c.id.starts_with("__")) {
-    Invalid(fmt::format("Component id [{}] is reserved: ids starting with '__' belong to "
-                        "Tempest's system components",
-                        c.id));
+    Invalid(
+        fmt::format("Component id [{}] is reserved: ids starting with '__' belong to "
+                    "Tempest's system components",
+                    c.id));
   }
   if (c.parallelism < 1) {
-    Invalid(fmt::format("Component: [{}] has parallelism {}; parallelism must be at least 1",
-                        c.id, c.parallelism));
+    Invalid(fmt::format("Component: [{}] has parallelism {}; parallelism must be at least 1", c.id,
+                        c.parallelism));
   }
   switch (c.kind) {
     case ComponentKind::kSpout:
@@ -73,47 +74,52 @@ void ValidateInput(const TopologySpec& spec, const ComponentSpec& c, const Input
   }
   const StreamSchema* stream = source->FindStream(src.stream);
   if (stream == nullptr) {
-    Invalid(fmt::format(
-        "Component: [{}] subscribes from non-existent stream: [{}] of component [{}]", c.id,
-        src.stream, src.component));
+    Invalid(
+        fmt::format("Component: [{}] subscribes from non-existent stream: [{}] of component [{}]",
+                    c.id, src.stream, src.component));
   }
   const GroupingSpec& g = in.grouping;
   const bool direct_grouping = g.type == GroupingType::kDirect;
   if (direct_grouping && !stream->direct) {
-    Invalid(fmt::format("Component: [{}] subscribes with a DIRECT grouping to stream: [{}] of "
-                        "component [{}], which is not declared direct",
-                        c.id, src.stream, src.component));
+    Invalid(
+        fmt::format("Component: [{}] subscribes with a DIRECT grouping to stream: [{}] of "
+                    "component [{}], which is not declared direct",
+                    c.id, src.stream, src.component));
   }
   if (!direct_grouping && stream->direct) {
-    Invalid(fmt::format("Component: [{}] subscribes with a {} grouping to direct stream: [{}] of "
-                        "component [{}]; a direct stream takes only a DIRECT grouping",
-                        c.id, GroupingTypeName(g.type), src.stream, src.component));
+    Invalid(
+        fmt::format("Component: [{}] subscribes with a {} grouping to direct stream: [{}] of "
+                    "component [{}]; a direct stream takes only a DIRECT grouping",
+                    c.id, GroupingTypeName(g.type), src.stream, src.component));
   }
   if (g.type == GroupingType::kFields || g.type == GroupingType::kPartialKey) {
     if (g.fields.empty()) {
-      Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a "
-                          "{} grouping that names no fields",
-                          c.id, src.stream, src.component, GroupingTypeName(g.type)));
+      Invalid(
+          fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a "
+                      "{} grouping that names no fields",
+                      c.id, src.stream, src.component, GroupingTypeName(g.type)));
     }
     std::vector<std::string> missing;
     for (const std::string& f : g.fields) {
       if (!stream->fields->Contains(f)) missing.push_back(f);
     }
     if (!missing.empty()) {
-      Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] + with "
-                          "non-existent fields: [{}] (declared: {})",
-                          c.id, src.stream, src.component, fmt::join(missing, ", "),
-                          stream->fields->ToString()));
+      Invalid(fmt::format(
+          "Component: [{}] subscribes from stream: [{}] of component [{}] + with "
+          "non-existent fields: [{}] (declared: {})",
+          c.id, src.stream, src.component, fmt::join(missing, ", "), stream->fields->ToString()));
     }
   } else if (!g.fields.empty()) {
-    Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a {} "
-                        "grouping, which takes no fields",
-                        c.id, src.stream, src.component, GroupingTypeName(g.type)));
+    Invalid(
+        fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a {} "
+                    "grouping, which takes no fields",
+                    c.id, src.stream, src.component, GroupingTypeName(g.type)));
   }
   if (g.type == GroupingType::kCustom && !g.custom) {
-    Invalid(fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a "
-                        "CUSTOM grouping that has no factory",
-                        c.id, src.stream, src.component));
+    Invalid(
+        fmt::format("Component: [{}] subscribes from stream: [{}] of component [{}] with a "
+                    "CUSTOM grouping that has no factory",
+                    c.id, src.stream, src.component));
   }
 }
 
@@ -134,9 +140,10 @@ void ValidateAcyclic(const TopologySpec& spec) {
         auto start = std::find(path.begin(), path.end(), next);
         std::vector<std::string> cycle(start, path.end());
         cycle.push_back(next);
-        Invalid(fmt::format("Topology '{}' has a cycle: {}. Streams must form an acyclic graph so "
-                            "that end-of-stream reaches every task",
-                            spec.name, fmt::join(cycle, " -> ")));
+        Invalid(
+            fmt::format("Topology '{}' has a cycle: {}. Streams must form an acyclic graph so "
+                        "that end-of-stream reaches every task",
+                        spec.name, fmt::join(cycle, " -> ")));
       }
       if (mark[next] == Mark::kNew) visit(next);
     }

@@ -52,7 +52,9 @@ class Tuple {
 
   // By-name access; an unknown name throws std::invalid_argument listing the fields.
   const Value& GetValueByField(std::string_view field) const;
-  const std::string& GetStringByField(std::string_view f) const { return GetValueByField(f).AsString(); }
+  const std::string& GetStringByField(std::string_view f) const {
+    return GetValueByField(f).AsString();
+  }
   int64_t GetIntByField(std::string_view f) const { return GetValueByField(f).AsInt(); }
   double GetDoubleByField(std::string_view f) const { return GetValueByField(f).AsDouble(); }
   bool Contains(std::string_view field) const noexcept;

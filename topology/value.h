@@ -42,8 +42,8 @@ class Value {
   Value(std::nullptr_t) noexcept {}
   Value(bool b) noexcept : rep_(b) {}
   template <std::integral T>
-    requires(!std::same_as<T, bool> && !std::same_as<T, char>)
-  Value(T i) noexcept : rep_(static_cast<int64_t>(i)) {}
+  requires(!std::same_as<T, bool> && !std::same_as<T, char>) Value(T i)
+  noexcept : rep_(static_cast<int64_t>(i)) {}
   Value(double d) noexcept : rep_(d) {}
   Value(float f) noexcept : rep_(static_cast<double>(f)) {}
   Value(std::string s) noexcept : rep_(std::move(s)) {}

@@ -4,9 +4,9 @@
 //
 // The spout reads a bundled text (repeated --repeat times) and ends by itself; end-of-stream
 // then drains every bolt, and the report bolt prints the final counts.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -137,7 +137,8 @@ int main(int argc, char** argv) {
   std::size_t top = 15;
   int split_parallelism = 2;
   int count_parallelism = 2;
-  app.add_option("--text", text, "Text file to count, one sentence per line")->capture_default_str();
+  app.add_option("--text", text, "Text file to count, one sentence per line")
+      ->capture_default_str();
   app.add_option("--repeat", repeat, "How many times the spout replays the text")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -152,9 +153,13 @@ int main(int argc, char** argv) {
 
   TopologyBuilder builder("word-count");
   builder.SetSpout("sentences", [=] { return std::make_unique<SentenceSpout>(text, repeat); });
-  builder.SetBolt("split", [] { return std::make_unique<SplitSentence>(); }, split_parallelism)
+  builder
+      .SetBolt(
+          "split", [] { return std::make_unique<SplitSentence>(); }, split_parallelism)
       .ShuffleGrouping("sentences");
-  builder.SetBolt("count", [] { return std::make_unique<WordCount>(); }, count_parallelism)
+  builder
+      .SetBolt(
+          "count", [] { return std::make_unique<WordCount>(); }, count_parallelism)
       .FieldsGrouping("split", {"word"});
   builder.SetBolt("report", [=] { return std::make_unique<ReportBolt>(top); })
       .GlobalGrouping("count");

@@ -47,16 +47,20 @@ TEST(BackpressureTest, ABlockedBoltBlocksTheSpoutWithBoundedMemory) {
   constexpr std::size_t kBatch = 50;
   auto gate = std::make_shared<Gate>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 0}); });
+  b.SetSpout("gen", [] {
+    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 0});
+  });
   b.SetBolt("slow", [gate] {
      return std::make_unique<testing::LambdaBolt>(
          std::map<std::string, topology::Fields>{},
-         [gate](const topology::Tuple& t, topology::OutputCollector& out, const topology::TopologyContext&) {
+         [gate](const topology::Tuple& t, topology::OutputCollector& out,
+                const topology::TopologyContext&) {
            gate->Wait();
            out.Ack(t);
          });
    }).ShuffleGrouping("gen");
-  LocalCluster cluster(b.Build(), LocalRunOptions{.queue_capacity = kCapacity, .batch_size = kBatch});
+  LocalCluster cluster(b.Build(),
+                       LocalRunOptions{.queue_capacity = kCapacity, .batch_size = kBatch});
   cluster.Start();
   // Tasks: gen = 1, slow = 2. Wait until the spout had to wait for room in slow's queue.
   ASSERT_TRUE(Eventually([&] { return cluster.Snapshot()[1].blocked_pushes > 0; }));
@@ -80,11 +84,14 @@ TEST(BackpressureTest, ASlowBoltPacesAFastSpout) {
   constexpr std::size_t kCapacity = 256;
   constexpr uint64_t kCount = 3000;
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = kCount}); });
+  b.SetSpout("gen", [] {
+    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = kCount});
+  });
   b.SetBolt("slow", [] {
      return std::make_unique<testing::LambdaBolt>(
          std::map<std::string, topology::Fields>{},
-         [](const topology::Tuple& t, topology::OutputCollector& out, const topology::TopologyContext&) {
+         [](const topology::Tuple& t, topology::OutputCollector& out,
+            const topology::TopologyContext&) {
            volatile uint64_t spin = 0;
            for (int i = 0; i < 20000; ++i) spin = spin + 1;  // busy work, not a sleep
            out.Ack(t);

@@ -24,10 +24,22 @@ TEST_P(EndOfStreamTest, TuplesInEqualTuplesOut) {
   constexpr uint64_t kCount = 20000;
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b("drain");
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = kCount}); }, p);
-  b.SetBolt("id", [] { return std::make_unique<bolts::IdentityBolt>(Fields{"id", "key", "ts", "payload"}); }, p)
+  b.SetSpout(
+      "gen",
+      [] {
+        return std::make_unique<spouts::GeneratorSpout>(
+            spouts::GeneratorSpoutConfig{.count = kCount});
+      },
+      p);
+  b.SetBolt(
+       "id",
+       [] {
+         return std::make_unique<bolts::IdentityBolt>(Fields{"id", "key", "ts", "payload"});
+       },
+       p)
       .ShuffleGrouping("gen");
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, p)
+  b.SetBolt(
+       "sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, p)
       .FieldsGrouping("id", {"key"});
   LocalCluster cluster(b.Build(), LocalRunOptions{.queue_capacity = 1024, .batch_size = 64});
   const RunSummary s = cluster.Run();
@@ -47,7 +59,8 @@ TEST_P(EndOfStreamTest, TuplesInEqualTuplesOut) {
   // Every sink task saw end-of-stream exactly once, after all its tuples.
   const auto events = recorder->events();
   EXPECT_EQ(events.size(), static_cast<std::size_t>(p));
-  EXPECT_EQ(std::set<std::string>(events.begin(), events.end()).size(), static_cast<std::size_t>(p));
+  EXPECT_EQ(std::set<std::string>(events.begin(), events.end()).size(),
+            static_cast<std::size_t>(p));
 }
 
 INSTANTIATE_TEST_SUITE_P(Parallelism, EndOfStreamTest, ::testing::Values(1, 2, 3, 4));
@@ -57,19 +70,31 @@ TEST(EndOfStreamFlushTest, BoltsEmitHeldStateAtEndOfStreamAndItReachesTheSink) {
   constexpr uint64_t kCount = 9999;
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = kCount}); }, 3);
-  b.SetBolt("count", [] {
-     auto n = std::make_shared<int64_t>(0);
-     return std::make_unique<testing::LambdaBolt>(
-         std::map<std::string, Fields>{{"default", {"total"}}},
-         [n](const topology::Tuple& t, topology::OutputCollector& out, const topology::TopologyContext&) {
-           ++*n;
-           out.Ack(t);
-         },
-         [n](topology::OutputCollector& out) { out.Emit({*n}); });
-   }, 3).ShuffleGrouping("gen");
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); })
-      .GlobalGrouping("count");
+  b.SetSpout(
+      "gen",
+      [] {
+        return std::make_unique<spouts::GeneratorSpout>(
+            spouts::GeneratorSpoutConfig{.count = kCount});
+      },
+      3);
+  b.SetBolt(
+       "count",
+       [] {
+         auto n = std::make_shared<int64_t>(0);
+         return std::make_unique<testing::LambdaBolt>(
+             std::map<std::string, Fields>{{"default", {"total"}}},
+             [n](const topology::Tuple& t, topology::OutputCollector& out,
+                 const topology::TopologyContext&) {
+               ++*n;
+               out.Ack(t);
+             },
+             [n](topology::OutputCollector& out) { out.Emit({*n}); });
+       },
+       3)
+      .ShuffleGrouping("gen");
+  b.SetBolt("sink", [recorder] {
+     return std::make_unique<testing::RecordingBolt>(recorder);
+   }).GlobalGrouping("count");
   const RunSummary s = LocalCluster(b.Build()).Run();
   ASSERT_TRUE(s.completed);
   const auto records = recorder->records();
@@ -82,8 +107,11 @@ TEST(EndOfStreamFlushTest, BoltsEmitHeldStateAtEndOfStreamAndItReachesTheSink) {
 TEST(EndOfStreamFlushTest, AllGroupingCopiesEveryTupleToEveryTask) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 1000}); });
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 3)
+  b.SetSpout("gen", [] {
+    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 1000});
+  });
+  b.SetBolt(
+       "sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 3)
       .AllGrouping("gen");
   const RunSummary s = LocalCluster(b.Build()).Run();
   ASSERT_TRUE(s.completed);
@@ -95,8 +123,11 @@ TEST(EndOfStreamFlushTest, AllGroupingCopiesEveryTupleToEveryTask) {
 TEST(StopTest, StopDrainsAnUnboundedTopology) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 0}); });
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 2)
+  b.SetSpout("gen", [] {
+    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 0});
+  });
+  b.SetBolt(
+       "sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 2)
       .ShuffleGrouping("gen");
   LocalCluster cluster(b.Build());
   cluster.Start();

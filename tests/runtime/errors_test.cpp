@@ -21,17 +21,23 @@ TEST(ErrorsTest, AThrowingBoltFailsThatTupleAndKeepsGoing) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
   b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(1000)); });
-  b.SetBolt("picky", [] {
-     return std::make_unique<testing::LambdaBolt>(
-         std::map<std::string, Fields>{{"default", {"id"}}},
-         [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
-           if (t.GetInt(0) % 10 == 0) throw std::runtime_error("ids ending in 0 are not welcome");
-           out.Emit(t, {t.GetInt(0)});
-           out.Ack(t);
-         });
-   }, 2).ShuffleGrouping("gen");
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); })
-      .ShuffleGrouping("picky");
+  b.SetBolt(
+       "picky",
+       [] {
+         return std::make_unique<testing::LambdaBolt>(
+             std::map<std::string, Fields>{{"default", {"id"}}},
+             [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
+               if (t.GetInt(0) % 10 == 0)
+                 throw std::runtime_error("ids ending in 0 are not welcome");
+               out.Emit(t, {t.GetInt(0)});
+               out.Ack(t);
+             });
+       },
+       2)
+      .ShuffleGrouping("gen");
+  b.SetBolt("sink", [recorder] {
+     return std::make_unique<testing::RecordingBolt>(recorder);
+   }).ShuffleGrouping("picky");
   const RunSummary s = LocalCluster(b.Build()).Run();
   ASSERT_TRUE(s.completed);
   EXPECT_EQ(s.error, "");
@@ -56,9 +62,12 @@ TEST(ErrorsTest, BasicBoltFailedExceptionFailsWithoutCountingAnError) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
   b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(400)); });
-  b.SetBolt("basic", [] { return std::make_unique<SometimesFails>(); }, 2).ShuffleGrouping("gen");
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); })
-      .ShuffleGrouping("basic");
+  b.SetBolt(
+       "basic", [] { return std::make_unique<SometimesFails>(); }, 2)
+      .ShuffleGrouping("gen");
+  b.SetBolt("sink", [recorder] {
+     return std::make_unique<testing::RecordingBolt>(recorder);
+   }).ShuffleGrouping("basic");
   const RunSummary s = LocalCluster(b.Build()).Run();
   ASSERT_TRUE(s.completed);
   EXPECT_EQ(s.Find("basic")->failed, 100u);
@@ -87,8 +96,9 @@ TEST(ErrorsTest, MisusedEmitsAreErrorsNotCrashes) {
            }
          });
    }).ShuffleGrouping("gen");
-  b.SetBolt("sink", [] { return std::make_unique<testing::RecordingBolt>(std::make_shared<testing::Recorder>()); })
-      .ShuffleGrouping("clumsy");
+  b.SetBolt("sink", [] {
+     return std::make_unique<testing::RecordingBolt>(std::make_shared<testing::Recorder>());
+   }).ShuffleGrouping("clumsy");
   const RunSummary s = LocalCluster(b.Build()).Run();
   ASSERT_TRUE(s.completed);
   EXPECT_EQ(s.Find("clumsy")->errors, 20u);
@@ -108,7 +118,9 @@ class FailingPrepare : public topology::Bolt {
 TEST(ErrorsTest, AFailingPrepareEndsTheRunWithAPreciseError) {
   topology::TopologyBuilder b;
   b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(0)); });
-  b.SetBolt("db", [] { return std::make_unique<FailingPrepare>(); }, 2).ShuffleGrouping("gen");
+  b.SetBolt(
+       "db", [] { return std::make_unique<FailingPrepare>(); }, 2)
+      .ShuffleGrouping("gen");
   const RunSummary s = LocalCluster(b.Build()).Run();
   EXPECT_FALSE(s.completed);
   EXPECT_TRUE(s.error == "bolt 'db' task 1 failed to prepare: database unreachable" ||
@@ -127,8 +139,9 @@ class FailingOpen : public testing::ListSpout {
 TEST(ErrorsTest, AFailingOpenEndsTheRunWithAPreciseError) {
   topology::TopologyBuilder b;
   b.SetSpout("src", [] { return std::make_unique<FailingOpen>(); });
-  b.SetBolt("sink", [] { return std::make_unique<testing::RecordingBolt>(std::make_shared<testing::Recorder>()); })
-      .ShuffleGrouping("src");
+  b.SetBolt("sink", [] {
+     return std::make_unique<testing::RecordingBolt>(std::make_shared<testing::Recorder>());
+   }).ShuffleGrouping("src");
   const RunSummary s = LocalCluster(b.Build()).Run();
   EXPECT_FALSE(s.completed);
   EXPECT_EQ(s.error, "spout 'src' task 2 failed to open: no such file");

@@ -28,7 +28,8 @@ struct Fixture {
     b.SetSpout("src", [] {
       return std::make_unique<testing::ListSpout>(Fields{"key", "n"}, std::vector<Values>{});
     });
-    b.SetBolt("dst", [] { return std::make_unique<testing::RecordingBolt>(nullptr); }, tasks)
+    b.SetBolt(
+         "dst", [] { return std::make_unique<testing::RecordingBolt>(nullptr); }, tasks)
         .ShuffleGrouping("src");
     spec = b.Build();
     layout = std::make_shared<const topology::TaskLayout>(*spec);
@@ -40,8 +41,12 @@ struct Fixture {
                                 topology::CustomGroupingFactory custom = {}) {
     const GroupingSpec g{type, std::move(fields), std::move(custom)};
     const uint64_t seed = 1;
-    GrouperInput in{&*context, {"src", "default"}, spec->Find("src")->FindStream("default")->fields.get(),
-                    layout->TasksOf("dst"), std::move(is_local), seed};
+    GrouperInput in{&*context,
+                    {"src", "default"},
+                    spec->Find("src")->FindStream("default")->fields.get(),
+                    layout->TasksOf("dst"),
+                    std::move(is_local),
+                    seed};
     return MakeGrouper(g, std::move(in));
   }
 
@@ -167,7 +172,10 @@ TEST(GroupingTest, NonePicksValidTasksAndSpreads) {
 TEST(GroupingTest, LocalOrShufflePrefersLocalTasks) {
   Fixture f(6);
   auto local = f.Make(GroupingType::kLocalOrShuffle, {}, [](int t) { return t % 2 == 0; });
-  EXPECT_EQ(Distribute(*local, 3000, [](int i) { return Values{"k", i}; }),
+  EXPECT_EQ(Distribute(*local, 3000,
+                       [](int i) {
+                         return Values{"k", i};
+                       }),
             (std::map<int, int>{{2, 1000}, {4, 1000}, {6, 1000}}));
   auto none_local = f.Make(GroupingType::kLocalOrShuffle, {}, [](int) { return false; });
   EXPECT_EQ(Distribute(*none_local, 600, [](int i) { return Values{"k", i}; }).size(), 6u);
@@ -193,8 +201,9 @@ TEST(GroupingTest, PartialKeyAlternatesBetweenTwoTasksForAHotKey) {
 TEST(GroupingTest, PartialKeySpreadsManyKeysLikeFields) {
   Fixture f(4);
   auto g = f.Make(GroupingType::kPartialKey, {"key"});
-  const auto counts =
-      Distribute(*g, 40000, [](int i) { return Values{"k" + std::to_string(i % 997), i}; });
+  const auto counts = Distribute(*g, 40000, [](int i) {
+    return Values{"k" + std::to_string(i % 997), i};
+  });
   ASSERT_EQ(counts.size(), 4u);
   for (const auto& [task, n] : counts) EXPECT_NEAR(n, 10000, 200) << task;
 }
@@ -217,7 +226,10 @@ class EvenOdd : public topology::CustomStreamGrouping {
 TEST(GroupingTest, CustomGroupingChoosesAndIsChecked) {
   Fixture f(3);
   auto g = f.Make(GroupingType::kCustom, {}, {}, [] { return std::make_unique<EvenOdd>(); });
-  EXPECT_EQ(Distribute(*g, 10, [](int i) { return Values{"k", i}; }),
+  EXPECT_EQ(Distribute(*g, 10,
+                       [](int i) {
+                         return Values{"k", i};
+                       }),
             (std::map<int, int>{{1, 5}, {3, 5}}));
   std::vector<int> out;
   try {
@@ -234,8 +246,14 @@ TEST(GroupingTest, FieldsGroupingInARunDeliversEachWordToOneTask) {
   for (int i = 0; i < 5000; ++i) rows.push_back({"w" + std::to_string(i % 37), i});
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("src", [rows] { return std::make_unique<testing::ListSpout>(Fields{"key", "n"}, rows); }, 2);
-  b.SetBolt("dst", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 4)
+  b.SetSpout(
+      "src",
+      [rows] {
+        return std::make_unique<testing::ListSpout>(Fields{"key", "n"}, rows);
+      },
+      2);
+  b.SetBolt(
+       "dst", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 4)
       .FieldsGrouping("src", {"key"});
   LocalCluster cluster(b.Build());
   const RunSummary s = cluster.Run();

@@ -24,22 +24,28 @@ TEST(StreamsTest, EachStreamReachesOnlyItsSubscribers) {
   auto odds = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
   b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(100)); });
-  b.SetBolt("split", [] {
-     return std::make_unique<testing::LambdaBolt>(
-         std::map<std::string, Fields>{{"even", {"n"}}, {"odd", {"n", "half"}}},
-         [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
-           const int64_t n = t.GetInt(0);
-           if (n % 2 == 0) {
-             out.Emit("even", t, {n});
-           } else {
-             out.Emit("odd", t, {n, n / 2});
-           }
-           out.Ack(t);
-         });
-   }, 2).ShuffleGrouping("gen");
-  b.SetBolt("evens", [evens] { return std::make_unique<testing::RecordingBolt>(evens); })
-      .ShuffleGrouping("split", "even");
-  b.SetBolt("odds", [odds] { return std::make_unique<testing::RecordingBolt>(odds); }, 2)
+  b.SetBolt(
+       "split",
+       [] {
+         return std::make_unique<testing::LambdaBolt>(
+             std::map<std::string, Fields>{{"even", {"n"}}, {"odd", {"n", "half"}}},
+             [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
+               const int64_t n = t.GetInt(0);
+               if (n % 2 == 0) {
+                 out.Emit("even", t, {n});
+               } else {
+                 out.Emit("odd", t, {n, n / 2});
+               }
+               out.Ack(t);
+             });
+       },
+       2)
+      .ShuffleGrouping("gen");
+  b.SetBolt("evens", [evens] {
+     return std::make_unique<testing::RecordingBolt>(evens);
+   }).ShuffleGrouping("split", "even");
+  b.SetBolt(
+       "odds", [odds] { return std::make_unique<testing::RecordingBolt>(odds); }, 2)
       .FieldsGrouping("split", "odd", {"half"});
   const RunSummary s = LocalCluster(b.Build()).Run();
   ASSERT_TRUE(s.completed);
@@ -71,7 +77,8 @@ TEST(StreamsTest, EmitDirectSendsToTheChosenTask) {
          },
          std::function<void(OutputCollector&)>{}, /*direct=*/true);
    }).ShuffleGrouping("gen");
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 3)
+  b.SetBolt(
+       "sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 3)
       .DirectGrouping("router");
   const auto spec = b.Build();
   const topology::TaskLayout layout(*spec);
@@ -119,17 +126,22 @@ TEST(StreamsTest, ContextTellsTaskIdsAndIndices) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
   b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(40)); });
-  b.SetBolt("who", [] {
-     return std::make_unique<testing::LambdaBolt>(
-         std::map<std::string, Fields>{{"default", {"task", "index", "component", "peers"}}},
-         [](const Tuple& t, OutputCollector& out, const TopologyContext& c) {
-           out.Emit(t, {c.GetThisTaskId(), c.GetThisTaskIndex(), c.GetThisComponentId(),
-                        static_cast<int64_t>(c.GetThisComponentTasks().size())});
-           out.Ack(t);
-         });
-   }, 4).ShuffleGrouping("gen");
-  b.SetBolt("sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); })
-      .GlobalGrouping("who");
+  b.SetBolt(
+       "who",
+       [] {
+         return std::make_unique<testing::LambdaBolt>(
+             std::map<std::string, Fields>{{"default", {"task", "index", "component", "peers"}}},
+             [](const Tuple& t, OutputCollector& out, const TopologyContext& c) {
+               out.Emit(t, {c.GetThisTaskId(), c.GetThisTaskIndex(), c.GetThisComponentId(),
+                            static_cast<int64_t>(c.GetThisComponentTasks().size())});
+               out.Ack(t);
+             });
+       },
+       4)
+      .ShuffleGrouping("gen");
+  b.SetBolt("sink", [recorder] {
+     return std::make_unique<testing::RecordingBolt>(recorder);
+   }).GlobalGrouping("who");
   ASSERT_TRUE(LocalCluster(b.Build()).Run().completed);
   // Sorted ids: gen = 1, sink = 2, who = 3..6.
   std::set<std::pair<int64_t, int64_t>> seen;

@@ -18,7 +18,8 @@ uint64_t ReferenceString(const std::string& s, uint64_t seed) {
 }
 uint64_t ReferenceInt(int64_t i, uint64_t seed) {
   unsigned char le[8];
-  for (int k = 0; k < 8; ++k) le[k] = static_cast<unsigned char>(static_cast<uint64_t>(i) >> (8 * k));
+  for (int k = 0; k < 8; ++k)
+    le[k] = static_cast<unsigned char>(static_cast<uint64_t>(i) >> (8 * k));
   return XXH64(le, 8, Tagged(seed, 2));
 }
 
