@@ -161,7 +161,7 @@ const runtime::ComponentSummary* CheckSummary(Measurement& m, const runtime::Run
 // ---------------------------------------------------------------------------------------------
 // The shapes.
 
-Measurement RunRaw(uint64_t n, std::size_t ring_slots) {
+Measurement RunRaw(uint64_t n, std::size_t payload_bytes, std::size_t ring_slots) {
   Measurement m;
   SpscRing<topology::Values> ring(ring_slots);
   uint64_t received = 0;
@@ -181,7 +181,7 @@ Measurement RunRaw(uint64_t n, std::size_t ring_slots) {
     }
   });
   std::thread producer([&] {
-    const std::string payload(16, 'x');  // as GeneratorSpout's default payload_bytes
+    const std::string payload(payload_bytes, 'x');  // as GeneratorSpout's
     for (uint64_t i = 0; i < n; ++i) {
       const auto id = static_cast<int64_t>(i);
       ring.Push(topology::Values{id, id % 1000, id, payload});
@@ -198,9 +198,10 @@ Measurement RunRaw(uint64_t n, std::size_t ring_slots) {
   return m;
 }
 
-std::unique_ptr<topology::Spout> MakeGenerator(uint64_t n) {
+std::unique_ptr<topology::Spout> MakeGenerator(uint64_t n, std::size_t payload_bytes) {
   tempest::spouts::GeneratorSpoutConfig config;
   config.count = n;
+  config.payload_bytes = payload_bytes;
   return std::make_unique<tempest::spouts::GeneratorSpout>(config);
 }
 
@@ -215,9 +216,10 @@ Measurement RunCluster(std::shared_ptr<const topology::TopologySpec> spec,
   return m;
 }
 
-Measurement RunSpoutNull(uint64_t n, const runtime::LocalRunOptions& options) {
+Measurement RunSpoutNull(uint64_t n, std::size_t payload_bytes,
+                         const runtime::LocalRunOptions& options) {
   topology::TopologyBuilder builder("spout_null");
-  builder.SetSpout("spout", [n] { return MakeGenerator(n); });
+  builder.SetSpout("spout", [=] { return MakeGenerator(n, payload_bytes); });
   builder.SetBolt("sink", [] { return std::make_unique<tempest::bolts::NullBolt>(); })
       .ShuffleGrouping("spout");
   runtime::RunSummary s;
@@ -234,9 +236,10 @@ Measurement RunSpoutNull(uint64_t n, const runtime::LocalRunOptions& options) {
   return m;
 }
 
-Measurement RunSpoutIdNull(uint64_t n, const runtime::LocalRunOptions& options) {
+Measurement RunSpoutIdNull(uint64_t n, std::size_t payload_bytes,
+                           const runtime::LocalRunOptions& options) {
   topology::TopologyBuilder builder("spout_id_null");
-  builder.SetSpout("spout", [n] { return MakeGenerator(n); });
+  builder.SetSpout("spout", [=] { return MakeGenerator(n, payload_bytes); });
   builder
       .SetBolt("id",
                [] {
@@ -390,6 +393,7 @@ int main(int argc, char** argv) {
   int repeats = 3;
   std::string shape = "all";
   std::size_t ring_slots = 64 * 1024;
+  std::size_t payload_bytes = 16;
   uint64_t wc_sentences = 0;
   int wc_split = 1;
   int wc_count = 1;
@@ -404,6 +408,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "raw", "spout_null", "spout_id_null", "word_count"}));
   app.add_option("--ring-slots", ring_slots, "Slots of the raw baseline's ring (power of two)")
+      ->capture_default_str();
+  app.add_option("--payload-bytes", payload_bytes,
+                 "Payload length of raw and GeneratorSpout tuples (<= 15 fits libstdc++'s SSO)")
       ->capture_default_str();
   app.add_option("--wc-sentences", wc_sentences, "Sentences of word_count (0: tuples / 20)")
       ->capture_default_str();
@@ -432,9 +439,9 @@ int main(int argc, char** argv) {
     std::function<Measurement()> run;
   };
   std::vector<Shape> shapes = {
-      {"raw", "tuples", [&] { return RunRaw(tuples, ring_slots); }},
-      {"spout_null", "tuples", [&] { return RunSpoutNull(tuples, options); }},
-      {"spout_id_null", "tuples", [&] { return RunSpoutIdNull(tuples, options); }},
+      {"raw", "tuples", [&] { return RunRaw(tuples, payload_bytes, ring_slots); }},
+      {"spout_null", "tuples", [&] { return RunSpoutNull(tuples, payload_bytes, options); }},
+      {"spout_id_null", "tuples", [&] { return RunSpoutIdNull(tuples, payload_bytes, options); }},
       {"word_count", "words",
        [&] { return RunWordCount(wc_sentences, wc_split, wc_count, options); }}};
   if (shape != "all") {
@@ -443,9 +450,9 @@ int main(int argc, char** argv) {
 
   fmt::print(
       "e2e_throughput: tuples={} repeats={} cores={} batch_size={} queue_capacity={} "
-      "ring_slots={} wc_sentences={} wc_split={} wc_count={}\n",
+      "payload_bytes={} ring_slots={} wc_sentences={} wc_split={} wc_count={}\n",
       tuples, repeats, std::thread::hardware_concurrency(), options.batch_size,
-      options.queue_capacity, ring_slots, wc_sentences, wc_split, wc_count);
+      options.queue_capacity, payload_bytes, ring_slots, wc_sentences, wc_split, wc_count);
   // Repeats are interleaved (raw, a, b, ..., raw, a, b, ...) so that a noisy neighbour affects
   // every shape alike.
   std::map<std::string, std::vector<Measurement>> results;
