@@ -60,7 +60,6 @@ class BoltExecutor final : public Executor, private topology::OutputCollector {
             break;
         }
       }
-      envelopes.clear();
       outbox.Flush();
       if (!outbox.open()) return;  // force-stopped
     }

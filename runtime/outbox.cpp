@@ -11,22 +11,22 @@ Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, std::size_t batch_
       pending_(queues_.size()) {}
 
 void Outbox::Hand(int task) {
+  std::erase(dirty_, task);
+  Push(task);
+}
+
+void Outbox::Push(int task) {
   Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task])};
   pending_[task] = {};
-  if (!queues_[task]->Push(std::move(e))) open_ = false;
-  std::erase(dirty_, task);
+  // The queue hands back a recycled buffer for the next batch to this task, if it has one.
+  if (!queues_[task]->Push(std::move(e), &pending_[task])) open_ = false;
 }
 
 void Outbox::Flush() {
-  // Hand() edits dirty_, so walk a snapshot.
-  std::vector<int> dirty;
-  dirty.swap(dirty_);
-  for (int task : dirty) {
-    if (pending_[task].empty()) continue;
-    Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task])};
-    pending_[task] = {};
-    if (!queues_[task]->Push(std::move(e))) open_ = false;
+  for (int task : dirty_) {
+    if (!pending_[task].empty()) Push(task);
   }
+  dirty_.clear();
 }
 
 void Outbox::SendEndOfStream(const std::vector<int>& tasks) {

@@ -34,6 +34,7 @@ class Outbox {
 
  private:
   void Hand(int task);
+  void Push(int task);
 
   int from_task_;
   std::vector<TaskQueue*> queues_;

@@ -1,14 +1,18 @@
 #include "runtime/task_queue.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace tempest::runtime {
 
 TaskQueue::TaskQueue(std::size_t capacity_tuples)
     : capacity_(std::max<std::size_t>(1, capacity_tuples)) {}
 
-bool TaskQueue::Push(Envelope&& envelope) {
+namespace {
+// Enough buffers for a full queue of small batches; more would only hold memory.
+constexpr std::size_t kMaxSpares = 64;
+}  // namespace
+
+bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare) {
   std::unique_lock lock(mu_);
   if (tuples_ >= capacity_ && !closed_) {
     ++stats_.blocked_pushes;
@@ -20,26 +24,32 @@ bool TaskQueue::Push(Envelope&& envelope) {
   tuples_ += envelope.tuples.size();
   stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples_);
   items_.push_back(std::move(envelope));
+  if (spare != nullptr && !spares_.empty()) {
+    *spare = std::move(spares_.back());
+    spares_.pop_back();
+  }
   const bool wake = consumer_waiting_;
   lock.unlock();
   if (wake) not_empty_.notify_one();
   return true;
 }
 
-bool TaskQueue::PopAll(std::vector<Envelope>& out) {
+bool TaskQueue::PopAll(std::vector<Envelope>& inout) {
+  // Destroy the processed tuples outside the lock, keeping their buffers.
+  for (Envelope& e : inout) e.tuples.clear();
   std::unique_lock lock(mu_);
+  for (Envelope& e : inout) {
+    if (spares_.size() >= kMaxSpares) break;
+    if (e.tuples.capacity() > 0) spares_.push_back(std::move(e.tuples));
+  }
+  inout.clear();
   if (items_.empty() && !closed_) {
     consumer_waiting_ = true;
     not_empty_.wait(lock, [&] { return !items_.empty() || closed_; });
     consumer_waiting_ = false;
   }
   if (items_.empty()) return false;  // closed and drained
-  if (out.empty()) {
-    out.swap(items_);
-  } else {
-    std::move(items_.begin(), items_.end(), std::back_inserter(out));
-    items_.clear();
-  }
+  inout.swap(items_);
   tuples_ = 0;
   const bool wake = producers_waiting_ > 0;
   lock.unlock();

@@ -14,16 +14,20 @@ namespace tempest::runtime {
 // Producers block while it holds `capacity` tuples or more (backpressure: a slow consumer slows
 // whoever feeds it; nothing is dropped), so at most capacity + one batch per producer is queued.
 // Order is FIFO per producer. Close() wakes everyone; afterwards Push refuses and PopAll drains.
+// Batch buffers circulate instead of being freed: the consumer hands its processed envelopes
+// back to PopAll, and Push gives their emptied (still allocated) vectors to producers.
 // Thread-safe.
 class TaskQueue {
  public:
   explicit TaskQueue(std::size_t capacity_tuples);
 
-  // Blocks while full. Returns false (dropping the envelope) once the queue is closed.
-  bool Push(Envelope&& envelope);
-  // Blocks until something is queued, then moves everything queued to the end of `out`.
-  // Returns false once the queue is closed and empty.
-  bool PopAll(std::vector<Envelope>& out);
+  // Blocks while full. Returns false (dropping the envelope) once the queue is closed. When a
+  // recycled batch buffer is available and `spare` is given, moves it into *spare (empty).
+  bool Push(Envelope&& envelope, std::vector<topology::Tuple>* spare = nullptr);
+  // Takes back the envelopes in `inout` (processed ones, recycled), then blocks until something
+  // is queued and moves everything queued into `inout`. Returns false once the queue is closed
+  // and empty.
+  bool PopAll(std::vector<Envelope>& inout);
   void Close();
 
   struct Stats {
@@ -38,6 +42,7 @@ class TaskQueue {
   std::condition_variable not_empty_;
   std::condition_variable not_full_;
   std::vector<Envelope> items_;
+  std::vector<std::vector<topology::Tuple>> spares_;  // emptied batch buffers
   std::size_t tuples_ = 0;
   bool closed_ = false;
   bool consumer_waiting_ = false;

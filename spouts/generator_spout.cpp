@@ -49,8 +49,13 @@ topology::NextResult GeneratorSpout::NextTuple() {
     ++s.emitted;
   }
   const int64_t keys = static_cast<int64_t>(config_.keys == 0 ? 1 : config_.keys);
-  s.out->Emit(config_.stream,
-              {id, id % keys, config_.start_ts + id * config_.ts_step_ms, s.payload}, id);
+  // Built in place: an initializer list would copy the payload string twice.
+  topology::Values values;
+  values.emplace_back(id);
+  values.emplace_back(id % keys);
+  values.emplace_back(config_.start_ts + id * config_.ts_step_ms);
+  values.emplace_back(s.payload);
+  s.out->Emit(config_.stream, std::move(values), id);
   return topology::NextResult::kEmitted;
 }
 

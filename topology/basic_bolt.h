@@ -13,15 +13,11 @@ class BasicOutputCollector {
  public:
   explicit BasicOutputCollector(OutputCollector& out) noexcept : out_(out) {}
 
-  void Emit(Values values) { out_.Emit(kDefaultStream, *input_, std::move(values)); }
-  void Emit(std::string_view stream, Values values) {
-    out_.Emit(stream, *input_, std::move(values));
-  }
-  void EmitDirect(int task, Values values) {
-    out_.EmitDirect(task, kDefaultStream, *input_, std::move(values));
-  }
+  void Emit(Values values) { Send(kDefaultStream, -1, std::move(values)); }
+  void Emit(std::string_view stream, Values values) { Send(stream, -1, std::move(values)); }
+  void EmitDirect(int task, Values values) { Send(kDefaultStream, task, std::move(values)); }
   void EmitDirect(int task, std::string_view stream, Values values) {
-    out_.EmitDirect(task, stream, *input_, std::move(values));
+    Send(stream, task, std::move(values));
   }
   void ResetTimeout() { out_.ResetTimeout(*input_); }
   void ReportError(std::string_view message) { out_.ReportError(message); }
@@ -29,6 +25,10 @@ class BasicOutputCollector {
   void SetInput(const Tuple* input) noexcept { input_ = input; }
 
  private:
+  void Send(std::string_view stream, int task, Values&& values) {
+    out_.DoEmit(stream, task, Anchors(&input_, 1), std::move(values));
+  }
+
   OutputCollector& out_;
   const Tuple* input_ = nullptr;
 };

@@ -23,6 +23,7 @@ using Anchors = std::span<const Tuple* const>;
 class OutputCollector {
  public:
   virtual ~OutputCollector() = default;
+  friend class BasicOutputCollector;
 
   void Emit(Values values) { DoEmit(kDefaultStream, -1, {}, std::move(values)); }
   void Emit(std::string_view stream, Values values) { DoEmit(stream, -1, {}, std::move(values)); }

@@ -30,8 +30,10 @@ struct AckMeta {
 class Tuple {
  public:
   Tuple() = default;
-  Tuple(const StreamSchema* schema, int source_task, Values values) noexcept
+  Tuple(const StreamSchema* schema, int source_task, Values&& values) noexcept
       : values_(std::move(values)), schema_(schema), source_task_(source_task) {}
+  Tuple(const StreamSchema* schema, int source_task, const Values& values)
+      : values_(values), schema_(schema), source_task_(source_task) {}
   Tuple(const Tuple&) = default;
   Tuple& operator=(const Tuple&) = default;
   // Values' small_vector does not declare its move noexcept, but moving it only moves

@@ -50,11 +50,26 @@ TEST(TaskQueueTest, APushIntoAFullQueueWaitsForThePop) {
   std::vector<Envelope> got;
   ASSERT_TRUE(q.PopAll(got));  // makes room; the producer completes
   producer.join();
-  ASSERT_TRUE(q.PopAll(got));
-  ASSERT_EQ(got.size(), 2u);
-  EXPECT_EQ(got[1].tuples.front().GetInt(0), 10);
+  ASSERT_TRUE(q.PopAll(got));  // recycles the first batch, hands over the second
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].tuples.front().GetInt(0), 10);
   EXPECT_EQ(q.GetStats().high_water_tuples, 10u);
   EXPECT_EQ(q.GetStats().blocked_pushes, 1u);
+}
+
+TEST(TaskQueueTest, ProcessedBatchBuffersGoBackToProducers) {
+  TaskQueue q(100);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 40)));
+  std::vector<Envelope> got;
+  ASSERT_TRUE(q.PopAll(got));
+  const topology::Tuple* buffer = got[0].tuples.data();
+  std::vector<topology::Tuple> spare;
+  ASSERT_TRUE(q.Push(Batch(1, 40, 1)));
+  ASSERT_TRUE(q.PopAll(got));  // takes the 40-tuple buffer back, emptied
+  ASSERT_TRUE(q.Push(Batch(1, 41, 1), &spare));
+  EXPECT_TRUE(spare.empty());
+  EXPECT_GE(spare.capacity(), 40u);
+  EXPECT_EQ(spare.data(), buffer);  // the same allocation, reused
 }
 
 TEST(TaskQueueTest, CloseWakesABlockedConsumerAndRefusesPushes) {
