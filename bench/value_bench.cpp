@@ -28,7 +28,7 @@ const std::string kPayload(16, 'x');
 
 Values MakeTuple(int64_t id) { return Values{id, id % kKeys, id, kPayload}; }
 
-// GeneratorSpout's expression: a braced list, so each Value is built in the initializer_list
+// A braced list: each Value is built in the initializer_list
 // and then copied (not moved) into the small_vector: the payload string is copied twice.
 void BM_ValuesConstruct_InitList(benchmark::State& state) {
   int64_t id = 0;
