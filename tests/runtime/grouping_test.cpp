@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -127,6 +128,25 @@ TEST(GroupingTest, FieldsTaskIsTheDocumentedHashModTaskCount) {
   std::vector<int> out;
   g->Choose(Values{"apple", 0}, out);
   EXPECT_EQ(out[0], 6);
+}
+
+TEST(GroupingTest, FieldsChoiceIsTheSameInAnotherProcess) {
+  // A fresh process (new address space, new ASLR) must pick the same task for each key.
+  const std::vector<std::string> keys = {"apple", "banana", "user-42", "Zürich", ""};
+  std::string command = TEMPEST_FIELDS_TASK_PROBE;
+  for (const std::string& k : keys) command += " '" + k + "'";
+  FILE* probe = popen(command.c_str(), "r");
+  ASSERT_NE(probe, nullptr);
+  Fixture f(7);
+  auto g = f.Make(GroupingType::kFields, {"key"});
+  for (const std::string& k : keys) {
+    int remote = -1;
+    ASSERT_EQ(std::fscanf(probe, "%d", &remote), 1) << k;
+    std::vector<int> out;
+    g->Choose(Values{k, 0}, out);
+    EXPECT_EQ(out[0], 1 + remote) << k;  // tasks 1..7 are the bolt's, in order
+  }
+  EXPECT_EQ(pclose(probe), 0);
 }
 
 TEST(GroupingTest, FieldsHashesValuesNotFieldNames) {
