@@ -2,48 +2,29 @@
 #include <spdlog/spdlog.h>
 
 #include "runtime/emitter.h"
-#include "runtime/executor.h"
+#include "runtime/task_executor.h"
 #include "topology/bolt.h"
 
 namespace tempest::runtime {
 namespace {
 
-class BoltExecutor final : public Executor, private topology::OutputCollector {
+class BoltExecutor final : public TaskExecutor, private topology::OutputCollector {
  public:
   explicit BoltExecutor(ExecutorSetup setup)
-      : setup_(std::move(setup)),
-        context_(setup_.spec, setup_.layout, setup_.task),
-        metrics_(*setup_.metrics),
-        emitter_(context_, setup_.router, Outbox(setup_.task, setup_.queues, setup_.batch_size),
-                 metrics_),
+      : TaskExecutor(std::move(setup)),
         upstream_(UpstreamTasks(*setup_.spec, *setup_.layout, setup_.task).size()) {}
 
-  void Run() override {
-    RunControl& control = *setup_.control;
-    const std::string& id = context_.GetThisComponentId();
-    bool ready = false;
-    try {
-      bolt_ = setup_.spec->Find(id)->bolt_factory();
-      if (!bolt_) throw std::runtime_error("the bolt factory returned null");
-      bolt_->Prepare(context_, *this);
-      ready = true;
-    } catch (const std::exception& e) {
-      control.Fatal(
-          fmt::format("bolt '{}' task {} failed to prepare: {}", id, setup_.task, e.what()));
-    }
-    control.ArriveAndWaitForStart();
-    if (ready && !control.aborted()) Loop();
-    if (bolt_) {
-      try {
-        bolt_->Cleanup();
-      } catch (const std::exception& e) {
-        Error("Cleanup threw", e.what());
-      }
-    }
-    control.TaskFinished();
+ private:
+  void Start() override {
+    bolt_ = setup_.spec->Find(context_.GetThisComponentId())->bolt_factory();
+    if (!bolt_) throw std::runtime_error("the bolt factory returned null");
+    bolt_->Prepare(context_, *this);
+  }
+  const char* StartVerb() const override { return "prepare"; }
+  void Finish() override {
+    if (bolt_) bolt_->Cleanup();
   }
 
- private:
   void Loop() {
     TaskQueue& inbox = *setup_.queues[setup_.task];
     Outbox& outbox = emitter_.outbox();
@@ -95,15 +76,6 @@ class BoltExecutor final : public Executor, private topology::OutputCollector {
   void ResetTimeout(const topology::Tuple&) override {}
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
 
-  void Error(const char* what, const std::string& detail) {
-    TaskMetrics::Bump(metrics_.errors);
-    LogTaskError(context_.GetThisComponentId(), setup_.task, metrics_.errors.load(), what, detail);
-  }
-
-  ExecutorSetup setup_;
-  topology::TopologyContext context_;
-  TaskMetrics& metrics_;
-  Emitter emitter_;
   std::size_t upstream_;
   std::unique_ptr<topology::Bolt> bolt_;
 };

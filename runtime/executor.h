@@ -38,8 +38,4 @@ class Executor {
 std::unique_ptr<Executor> MakeSpoutExecutor(ExecutorSetup setup);
 std::unique_ptr<Executor> MakeBoltExecutor(ExecutorSetup setup);
 
-// Logs a user-code error for a task, rate-limited (the first 10, then every 1000th).
-void LogTaskError(const std::string& component, int task, uint64_t count, const char* what,
-                  const std::string& detail);
-
 }  // namespace tempest::runtime

@@ -5,60 +5,28 @@
 #include <thread>
 
 #include "runtime/emitter.h"
-#include "runtime/executor.h"
+#include "runtime/task_executor.h"
 #include "topology/spout.h"
 
 namespace tempest::runtime {
-
-void LogTaskError(const std::string& component, int task, uint64_t count, const char* what,
-                  const std::string& detail) {
-  if (count <= 10 || count % 1000 == 0) {
-    spdlog::error("component '{}' task {}: {}: {} (error #{} of this task)", component, task, what,
-                  detail, count);
-  }
-}
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class SpoutExecutor final : public Executor, private topology::SpoutOutputCollector {
+class SpoutExecutor final : public TaskExecutor, private topology::SpoutOutputCollector {
  public:
-  explicit SpoutExecutor(ExecutorSetup setup)
-      : setup_(std::move(setup)),
-        context_(setup_.spec, setup_.layout, setup_.task),
-        metrics_(*setup_.metrics),
-        emitter_(context_, setup_.router, Outbox(setup_.task, setup_.queues, setup_.batch_size),
-                 metrics_) {}
-
-  void Run() override {
-    RunControl& control = *setup_.control;
-    const std::string& id = context_.GetThisComponentId();
-    bool ready = false;
-    try {
-      spout_ = FindSpec().spout_factory();
-      if (!spout_) throw std::runtime_error("the spout factory returned null");
-      spout_->Open(context_, *this);
-      ready = true;
-    } catch (const std::exception& e) {
-      control.Fatal(
-          fmt::format("spout '{}' task {} failed to open: {}", id, setup_.task, e.what()));
-    }
-    control.ArriveAndWaitForStart();
-    if (ready && !control.aborted()) Loop();
-    if (spout_) {
-      try {
-        spout_->Close();
-      } catch (const std::exception& e) {
-        Error("Close threw", e.what());
-      }
-    }
-    control.TaskFinished();
-  }
+  explicit SpoutExecutor(ExecutorSetup setup) : TaskExecutor(std::move(setup)) {}
 
  private:
-  const topology::ComponentSpec& FindSpec() const {
-    return *setup_.spec->Find(context_.GetThisComponentId());
+  void Start() override {
+    spout_ = setup_.spec->Find(context_.GetThisComponentId())->spout_factory();
+    if (!spout_) throw std::runtime_error("the spout factory returned null");
+    spout_->Open(context_, *this);
+  }
+  const char* StartVerb() const override { return "open"; }
+  void Finish() override {
+    if (spout_) spout_->Close();
   }
 
   void Loop() {
@@ -138,15 +106,6 @@ class SpoutExecutor final : public Executor, private topology::SpoutOutputCollec
 
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
 
-  void Error(const char* what, const std::string& detail) {
-    TaskMetrics::Bump(metrics_.errors);
-    LogTaskError(context_.GetThisComponentId(), setup_.task, metrics_.errors.load(), what, detail);
-  }
-
-  ExecutorSetup setup_;
-  topology::TopologyContext context_;
-  TaskMetrics& metrics_;
-  Emitter emitter_;
   std::unique_ptr<topology::Spout> spout_;
   std::vector<topology::Value> to_ack_;
 };

@@ -1,0 +1,46 @@
+#include "runtime/task_executor.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace tempest::runtime {
+
+TaskExecutor::TaskExecutor(ExecutorSetup setup)
+    : setup_(std::move(setup)),
+      context_(setup_.spec, setup_.layout, setup_.task),
+      metrics_(*setup_.metrics),
+      emitter_(context_, setup_.router, Outbox(setup_.task, setup_.queues, setup_.batch_size),
+               metrics_) {}
+
+void TaskExecutor::Run() {
+  RunControl& control = *setup_.control;
+  const topology::ComponentSpec& spec = *setup_.spec->Find(context_.GetThisComponentId());
+  bool ready = false;
+  try {
+    Start();
+    ready = true;
+  } catch (const std::exception& e) {
+    control.Fatal(fmt::format("{} '{}' task {} failed to {}: {}",
+                              spec.kind == topology::ComponentKind::kSpout ? "spout" : "bolt",
+                              spec.id, setup_.task, StartVerb(), e.what()));
+  }
+  control.ArriveAndWaitForStart();
+  if (ready && !control.aborted()) Loop();
+  try {
+    Finish();
+  } catch (const std::exception& e) {
+    Error("closing threw", e.what());
+  }
+  control.TaskFinished();
+}
+
+void TaskExecutor::Error(const char* what, const std::string& detail) {
+  TaskMetrics::Bump(metrics_.errors);
+  const uint64_t count = metrics_.errors.load(std::memory_order_relaxed);
+  if (count <= 10 || count % 1000 == 0) {
+    spdlog::error("component '{}' task {}: {}: {} (error #{} of this task)",
+                  context_.GetThisComponentId(), setup_.task, what, detail, count);
+  }
+}
+
+}  // namespace tempest::runtime
