@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include "runtime/emitter.h"
 #include "runtime/task_executor.h"
 #include "topology/bolt.h"
@@ -30,7 +32,12 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
     Outbox& outbox = emitter_.outbox();
     std::vector<Envelope> envelopes;
     std::size_t ended = 0;
-    while (ended < upstream_ && inbox.PopAll(envelopes)) {
+    const std::chrono::milliseconds tick = bolt_->TickInterval();
+    auto next_tick = std::chrono::steady_clock::now() + tick;
+    while (ended < upstream_) {
+      const bool open =
+          tick.count() > 0 ? inbox.PopAllUntil(envelopes, next_tick) : inbox.PopAll(envelopes);
+      if (!open) break;
       for (Envelope& e : envelopes) {
         switch (e.kind) {
           case Envelope::Kind::kTuples:
@@ -40,6 +47,14 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
             ++ended;
             break;
         }
+      }
+      if (tick.count() > 0 && std::chrono::steady_clock::now() >= next_tick) {
+        try {
+          bolt_->OnTick();
+        } catch (const std::exception& e) {
+          Error("OnTick threw", e.what());
+        }
+        next_tick = std::chrono::steady_clock::now() + tick;
       }
       outbox.Flush();
       if (!outbox.open()) return;  // force-stopped

@@ -34,7 +34,15 @@ bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare) {
   return true;
 }
 
-bool TaskQueue::PopAll(std::vector<Envelope>& inout) {
+bool TaskQueue::PopAll(std::vector<Envelope>& inout) { return Pop(inout, std::nullopt); }
+
+bool TaskQueue::PopAllUntil(std::vector<Envelope>& inout,
+                            std::chrono::steady_clock::time_point deadline) {
+  return Pop(inout, deadline);
+}
+
+bool TaskQueue::Pop(std::vector<Envelope>& inout,
+                    std::optional<std::chrono::steady_clock::time_point> deadline) {
   // Destroy the processed tuples outside the lock, keeping their buffers.
   for (Envelope& e : inout) e.tuples.clear();
   std::unique_lock lock(mu_);
@@ -45,10 +53,15 @@ bool TaskQueue::PopAll(std::vector<Envelope>& inout) {
   inout.clear();
   if (items_.empty() && !closed_) {
     consumer_waiting_ = true;
-    not_empty_.wait(lock, [&] { return !items_.empty() || closed_; });
+    const auto ready = [&] { return !items_.empty() || closed_; };
+    if (deadline) {
+      not_empty_.wait_until(lock, *deadline, ready);
+    } else {
+      not_empty_.wait(lock, ready);
+    }
     consumer_waiting_ = false;
   }
-  if (items_.empty()) return false;  // closed and drained
+  if (items_.empty()) return !closed_;  // timed out (true) or closed and drained (false)
   inout.swap(items_);
   tuples_ = 0;
   const bool wake = producers_waiting_ > 0;

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "runtime/envelope.h"
@@ -28,6 +30,8 @@ class TaskQueue {
   // is queued and moves everything queued into `inout`. Returns false once the queue is closed
   // and empty.
   bool PopAll(std::vector<Envelope>& inout);
+  // As PopAll, but gives up at `deadline`: then returns true with `inout` empty.
+  bool PopAllUntil(std::vector<Envelope>& inout, std::chrono::steady_clock::time_point deadline);
   void Close();
 
   struct Stats {
@@ -48,6 +52,9 @@ class TaskQueue {
   bool consumer_waiting_ = false;
   int producers_waiting_ = 0;
   Stats stats_;
+
+  bool Pop(std::vector<Envelope>& inout,
+           std::optional<std::chrono::steady_clock::time_point> deadline);
 };
 
 }  // namespace tempest::runtime

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libzmq3-dev cppzmq-dev libmsgpack-cxx-dev libboost-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev
+  libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev nlohmann-json3-dev
 )
 
 missing=()

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+
 #include "topology/output_collector.h"
 #include "topology/output_fields_declarer.h"
 #include "topology/topology_context.h"
@@ -20,6 +22,11 @@ class Bolt {
   // Flush hook of bounded runs: every input has sent end-of-stream. Emit what is still held
   // (windows, outer-join leftovers) here; end-of-stream is forwarded after it returns.
   virtual void OnEndOfStream() {}
+  // Timer hook (Storm's tick tuples): when TickInterval() is positive, OnTick() is called on the
+  // task's thread about every interval, between Execute calls, also while no input arrives.
+  // Asked once, after Prepare.
+  virtual std::chrono::milliseconds TickInterval() const { return std::chrono::milliseconds(0); }
+  virtual void OnTick() {}
   virtual void Cleanup() {}
   virtual void DeclareOutputFields(OutputFieldsDeclarer& declarer) const = 0;
 };
