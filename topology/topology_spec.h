@@ -8,6 +8,7 @@
 
 #include "topology/grouping.h"
 #include "topology/stream_schema.h"
+#include "topology/value.h"
 
 namespace tempest::topology {
 
@@ -24,6 +25,8 @@ struct TopologyConfig {
   int max_spout_pending = 0;      // topology.max.spout.pending: 0 = unlimited
   int message_timeout_secs = 30;  // topology.message.timeout.secs
   bool debug = false;             // topology.debug: log every emit
+  // Any other key of the topology file's `config` (users' own settings), in file order.
+  std::vector<std::pair<std::string, Value>> extra;
 };
 
 enum class ComponentKind { kSpout, kBolt };
@@ -32,6 +35,7 @@ enum class ComponentKind { kSpout, kBolt };
 struct ComponentSpec {
   std::string id;
   ComponentKind kind = ComponentKind::kBolt;
+  std::string class_name;  // the registered className, when loaded from a topology file
   int parallelism = 1;
   SpoutFactory spout_factory;  // kSpout only
   BoltFactory bolt_factory;    // kBolt only

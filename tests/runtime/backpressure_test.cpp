@@ -62,8 +62,12 @@ TEST(BackpressureTest, ABlockedBoltBlocksTheSpoutWithBoundedMemory) {
   LocalCluster cluster(b.Build(),
                        LocalRunOptions{.queue_capacity = kCapacity, .batch_size = kBatch});
   cluster.Start();
-  // Tasks: gen = 1, slow = 2. Wait until the spout had to wait for room in slow's queue.
-  ASSERT_TRUE(Eventually([&] { return cluster.Snapshot()[1].blocked_pushes > 0; }));
+  // Tasks: gen = 1, slow = 2. Wait until the bolt is stuck in its first Execute and the spout
+  // has had to wait for room in the bolt's queue.
+  ASSERT_TRUE(Eventually([&] {
+    const auto s = cluster.Snapshot();
+    return s[1].executed == 1 && s[1].blocked_pushes > 0;
+  }));
   const auto blocked = cluster.Snapshot();
   // The spout is stuck: it has emitted at most what the queue, the bolt's current input and its
   // own outgoing batch hold.

@@ -1,0 +1,129 @@
+#include "bolts/file_sink.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <stdexcept>
+#include <string_view>
+#include <system_error>
+
+#include "topology/json.h"
+
+namespace tempest::bolts {
+namespace {
+
+// Lines are written in chunks of about this size, each ending at a line end, so that a single
+// write() never splits a line between tasks appending to the same file.
+constexpr std::size_t kChunkBytes = 1 << 20;
+// Buffered bytes that force a flush before flush_ms has passed, bounding the buffer.
+constexpr std::size_t kMaxBufferedBytes = 4 << 20;
+
+std::string ErrnoText(int err) { return std::generic_category().message(err); }
+
+// Writes all of `data` (whole lines) to `fd`; returns 0 or the errno of the failure.
+int WriteLines(int fd, std::string_view data) {
+  while (!data.empty()) {
+    std::size_t chunk = data.size();
+    if (chunk > kChunkBytes) {
+      const std::size_t nl = data.rfind('\n', kChunkBytes - 1);
+      chunk = nl == std::string_view::npos ? data.find('\n') + 1 : nl + 1;
+      if (chunk == 0) chunk = data.size();  // no line end at all (cannot happen: lines end in \n)
+    }
+    std::string_view piece = data.substr(0, chunk);
+    while (!piece.empty()) {
+      const ssize_t n = ::write(fd, piece.data(), piece.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return errno;
+      }
+      piece.remove_prefix(static_cast<std::size_t>(n));
+    }
+    data.remove_prefix(chunk);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void ValidateFileSinkConfig(const FileSinkConfig& config) {
+  if (config.path.empty()) throw std::invalid_argument("`path` is required: the file to write");
+  if (config.flush_ms < 0) {
+    throw std::invalid_argument(
+        fmt::format("`flush_ms` must be 0 or more milliseconds, not {}", config.flush_ms));
+  }
+}
+
+FileSink::FileSink(FileSinkConfig config, std::function<Clock::time_point()> now)
+    : config_(std::move(config)), now_(std::move(now)) {
+  ValidateFileSinkConfig(config_);
+}
+
+FileSink::~FileSink() { CloseFile(); }
+
+void FileSink::Prepare(const topology::TopologyContext& context,
+                       topology::OutputCollector& collector) {
+  out_ = &collector;
+  int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
+  if (context.GetThisTaskIndex() == 0) flags |= O_TRUNC;
+  fd_ = ::open(config_.path.c_str(), flags, 0644);
+  if (fd_ < 0) {
+    throw std::runtime_error(
+        fmt::format("cannot open {} for writing: {}", config_.path, ErrnoText(errno)));
+  }
+  last_flush_ = now_();
+}
+
+void FileSink::Execute(const topology::Tuple& input) {
+  topology::AppendJsonObject(buffer_, input.GetFields(), input.GetValues());
+  buffer_.push_back('\n');
+  // Keep only what acking needs: schema, source task and ack metadata, not the values.
+  topology::Tuple& handle =
+      unacked_.emplace_back(input.schema(), input.GetSourceTask(), topology::Values{});
+  handle.mutable_ack() = input.ack();
+  if (buffer_.size() >= kMaxBufferedBytes ||
+      now_() - last_flush_ >= std::chrono::milliseconds(config_.flush_ms)) {
+    Flush();
+  }
+}
+
+void FileSink::Flush() {
+  last_flush_ = now_();
+  if (buffer_.empty()) return;
+  const int err = fd_ >= 0 ? WriteLines(fd_, buffer_) : EBADF;
+  buffer_.clear();
+  if (err != 0) {
+    out_->ReportError(fmt::format("cannot write to {}: {} ({} tuples failed)", config_.path,
+                                  ErrnoText(err), unacked_.size()));
+    for (const topology::Tuple& t : unacked_) out_->Fail(t);
+  } else {
+    for (const topology::Tuple& t : unacked_) out_->Ack(t);
+  }
+  unacked_.clear();
+}
+
+void FileSink::OnEndOfStream() { Flush(); }
+
+std::chrono::milliseconds FileSink::TickInterval() const {
+  return std::chrono::milliseconds(config_.flush_ms);
+}
+
+// Ticks come about every flush_ms: whatever is buffered by then is due.
+void FileSink::OnTick() { Flush(); }
+
+void FileSink::Cleanup() {
+  if (out_ != nullptr) Flush();
+  CloseFile();
+}
+
+void FileSink::DeclareOutputFields(topology::OutputFieldsDeclarer&) const {}
+
+void FileSink::CloseFile() noexcept {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+}  // namespace tempest::bolts

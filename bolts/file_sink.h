@@ -1,0 +1,67 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "topology/bolt.h"
+
+namespace tempest::bolts {
+
+// Config of FileSink; the names are its YAML keys (DESIGN.md 2.4).
+struct FileSinkConfig {
+  // The file written. The YAML loader resolves a relative path against the YAML file's folder.
+  std::string path;
+  // Written lines are flushed to the file (and their tuples acked) at least this often; 0 = after
+  // every tuple.
+  int64_t flush_ms = 100;
+};
+
+// Checks a config on its own: `path` set, `flush_ms` >= 0. Throws std::invalid_argument.
+void ValidateFileSinkConfig(const FileSinkConfig& config);
+
+// Writes each tuple it receives as one JSON object line, keys = the tuple's field names in field
+// order (topology/json.h: AppendJsonObject). Task 0 truncates the file in Prepare (every task
+// prepares before any spout emits); every task then appends whole lines with O_APPEND, so the
+// lines of several tasks never interleave. Lines are buffered and written when flush_ms has passed
+// (checked on every tuple and on the bolt's tick), at end-of-stream and in Cleanup; a tuple is
+// acked only once its line has been written (a failed write fails the tuples and reports it).
+// Prepare throws std::runtime_error naming the path if the file cannot be opened. No output
+// streams. One instance per task, used by that task's thread only.
+class FileSink final : public topology::Bolt {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // `now` is the time source of the flush interval (tests inject a fake one).
+  explicit FileSink(FileSinkConfig config, std::function<Clock::time_point()> now = Clock::now);
+  ~FileSink() override;
+  FileSink(const FileSink&) = delete;
+  FileSink& operator=(const FileSink&) = delete;
+
+  void Prepare(const topology::TopologyContext& context,
+               topology::OutputCollector& collector) override;
+  void Execute(const topology::Tuple& input) override;
+  void OnEndOfStream() override;
+  std::chrono::milliseconds TickInterval() const override;
+  void OnTick() override;
+  void Cleanup() override;
+  void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override;
+
+  // Writes the buffered lines and acks their tuples.
+  void Flush();
+
+ private:
+  void CloseFile() noexcept;
+
+  FileSinkConfig config_;
+  std::function<Clock::time_point()> now_;
+  topology::OutputCollector* out_ = nullptr;
+  int fd_ = -1;
+  std::string buffer_;                    // whole lines not yet written
+  std::vector<topology::Tuple> unacked_;  // ack handles of the buffered lines' tuples
+  Clock::time_point last_flush_{};
+};
+
+}  // namespace tempest::bolts

@@ -1,0 +1,62 @@
+#include "cli/run_display.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tempest::cli {
+namespace {
+
+std::string Rate(double per_second) {
+  if (per_second >= 1e6) return fmt::format("{:.2f}M/s", per_second / 1e6);
+  if (per_second >= 1e3) return fmt::format("{:.1f}k/s", per_second / 1e3);
+  return fmt::format("{:.0f}/s", per_second);
+}
+
+}  // namespace
+
+void RunDisplay::Update(const std::vector<runtime::TaskSnapshot>& tasks, double seconds) {
+  std::vector<Totals> now;
+  for (const runtime::TaskSnapshot& t : tasks) {
+    auto it = std::find_if(now.begin(), now.end(),
+                           [&](const Totals& x) { return x.component == t.component; });
+    if (it == now.end()) it = now.insert(now.end(), Totals{t.component, 0, 0});
+    it->in += t.executed;
+    it->out += t.emitted;
+  }
+  Clear();
+  for (const Totals& c : now) {
+    uint64_t last_in = 0, last_out = 0;
+    for (const Totals& l : last_) {
+      if (l.component == c.component) {
+        last_in = l.in;
+        last_out = l.out;
+      }
+    }
+    const double dt = seconds > 0 ? seconds : 1;
+    fmt::print(out_, "  {:<16} in {:>10} out {:>10}   total in {:>12} out {:>12}\n", c.component,
+               Rate(static_cast<double>(c.in - last_in) / dt),
+               Rate(static_cast<double>(c.out - last_out) / dt), c.in, c.out);
+  }
+  std::fflush(out_);
+  lines_ = static_cast<int>(now.size());
+  last_ = std::move(now);
+}
+
+void RunDisplay::Clear() {
+  for (int i = 0; i < lines_; ++i) fmt::print(out_, "\x1b[1A\x1b[2K");
+  lines_ = 0;
+}
+
+std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
+  std::string out = fmt::format("{:<16} {:>5} {:>12} {:>12} {:>12} {:>9} {:>7}\n", "component",
+                                "tasks", "emitted", "executed", "acked", "failed", "errors");
+  for (const runtime::ComponentSummary& c : summary.components) {
+    out += fmt::format("{:<16} {:>5} {:>12} {:>12} {:>12} {:>9} {:>7}\n", c.id, c.tasks, c.emitted,
+                       c.executed, c.acked, c.failed, c.errors);
+  }
+  out += fmt::format("finished in {:.3f} s\n", summary.seconds);
+  return out;
+}
+
+}  // namespace tempest::cli

@@ -1,0 +1,21 @@
+# `cmake --install build --prefix P` installs the tempest command, libtempest.so, the public
+# headers and a CMake package: find_package(Tempest) → Tempest::tempest.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS tempest EXPORT TempestTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+foreach(module topology runtime spouts bolts)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${module}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${module}
+    FILES_MATCHING PATTERN "*.h")
+endforeach()
+install(EXPORT TempestTargets NAMESPACE Tempest:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tempest)
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/TempestConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/TempestConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tempest)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/TempestConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/TempestConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/TempestConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tempest)

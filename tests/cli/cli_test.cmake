@@ -1,0 +1,65 @@
+# Runs the `tempest` command as a user would and checks exit codes and exact output.
+# Inputs: TEMPEST (the binary), PLUGIN_DIR (where word_count_plugin.so is), SOURCE_DIR.
+set(data ${SOURCE_DIR}/tests/data)
+
+function(tempest)
+  execute_process(COMMAND ${TEMPEST} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  RESULT_VARIABLE rc)
+  set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+  set(rc "${rc}" PARENT_SCOPE)
+endfunction()
+
+function(expect_eq what actual expected)
+  if(NOT "${actual}" STREQUAL "${expected}")
+    message(FATAL_ERROR "${what}:\n--- expected ---\n${expected}\n--- actual ---\n${actual}")
+  endif()
+endfunction()
+
+# validate: a good file.
+set(wc ${SOURCE_DIR}/examples/word_count/word_count.yaml)
+tempest(validate ${wc} --set plugin_dir=${PLUGIN_DIR})
+expect_eq("validate exit code" "${rc}" "0")
+expect_eq("validate output" "${out}"
+          "${wc}: topology 'word-count' is valid: 1 spouts, 3 bolts, 3 streams, 6 tasks\n")
+
+# validate: a bad file exits 2 with the error pointing at the line.
+tempest(validate ${data}/bad/unknown_component_in_stream.yaml)
+expect_eq("bad topology exit code" "${rc}" "2")
+expect_eq("bad topology message" "${err}"
+          "${data}/bad/unknown_component_in_stream.yaml:7:11: streams[0].from: unknown component \"clikcs\" (did you mean \"clicks\"?); components: clicks, sink\n")
+
+# graph: exact DOT.
+tempest(graph ${data}/cli/graph.yaml)
+file(READ ${data}/cli/graph.dot dot)
+expect_eq("graph exit code" "${rc}" "0")
+expect_eq("graph output" "${out}" "${dot}")
+
+# run: the YAML word count prints its counts (the bundled text has 157 words).
+tempest(run ${wc} --set plugin_dir=${PLUGIN_DIR} --quiet)
+expect_eq("word count exit code" "${rc}" "0")
+if(NOT out MATCHES "^157 words, 72 distinct. Top 10:\n  the                 17\n  of                  12\n")
+  message(FATAL_ERROR "unexpected word count output:\n${out}")
+endif()
+expect_eq("--quiet prints no summary" "${err}" "")
+
+# run: the summary table without --quiet.
+tempest(run ${data}/cli/quiet.yaml)
+expect_eq("run exit code" "${rc}" "0")
+if(NOT err MATCHES "gen +1 +1000 +0 +1000 +0 +0\nsink +1 +0 +1000 +1000 +0 +0\nfinished in")
+  message(FATAL_ERROR "unexpected summary:\n${err}")
+endif()
+
+# run: a failure while running exits 1 and says why.
+tempest(run ${data}/cli/missing_input.yaml --quiet)
+expect_eq("failed run exit code" "${rc}" "1")
+if(NOT err MATCHES "^tempest: run failed: spout 'lines' task 1 failed to open: .*no_such_file.jsonl")
+  message(FATAL_ERROR "unexpected failure message:\n${err}")
+endif()
+
+# usage errors exit 2.
+tempest(run)
+expect_eq("usage exit code" "${rc}" "2")
+tempest(run ${data}/cli/quiet.yaml --set novalue)
+expect_eq("bad --set exit code" "${rc}" "2")
+message(STATUS "tempest CLI: all checks passed")

@@ -1,0 +1,156 @@
+#pragma once
+
+// Helpers for the built-in component tests: a private temporary folder, file read/write, fake
+// collectors that record every call, and a TopologyContext for task i of n without a run.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/output_collector.h"
+#include "topology/task_layout.h"
+#include "topology/topology_context.h"
+#include "topology/topology_spec.h"
+
+namespace tempest::testing {
+
+// A fresh folder under /tmp (mkdtemp), removed with everything in it on destruction.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = "/tmp/tempest-builtins-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string File(std::string_view name) const { return path_ + "/" + std::string(name); }
+
+ private:
+  std::string path_;
+};
+
+inline void WriteFile(const std::string& path, std::string_view content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The lines of `text` (each without its '\n'); a final line without '\n' counts too.
+inline std::vector<std::string> SplitLines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    lines.emplace_back(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+// A TopologyContext for task `index` (0-based) of a component with `parallelism` tasks, the only
+// component of a one-component topology (so its task ids are 1..parallelism).
+class FakeContext {
+ public:
+  FakeContext(std::string component, topology::ComponentKind kind, int parallelism, int index) {
+    auto spec = std::make_shared<topology::TopologySpec>();
+    topology::ComponentSpec c;
+    c.id = std::move(component);
+    c.kind = kind;
+    c.parallelism = parallelism;
+    spec->components.push_back(std::move(c));
+    auto layout = std::make_shared<const topology::TaskLayout>(*spec);
+    context_ =
+        std::make_unique<topology::TopologyContext>(std::move(spec), std::move(layout), 1 + index);
+  }
+  const topology::TopologyContext& get() const { return *context_; }
+  operator const topology::TopologyContext&() const { return *context_; }
+
+ private:
+  std::unique_ptr<topology::TopologyContext> context_;
+};
+
+inline FakeContext SpoutContext(int parallelism = 1, int index = 0) {
+  return FakeContext("spout", topology::ComponentKind::kSpout, parallelism, index);
+}
+inline FakeContext BoltContext(int parallelism = 1, int index = 0) {
+  return FakeContext("bolt", topology::ComponentKind::kBolt, parallelism, index);
+}
+
+// Records what a spout emits and reports.
+class FakeSpoutCollector : public topology::SpoutOutputCollector {
+ public:
+  struct Emitted {
+    std::string stream;
+    topology::Values values;
+    topology::Value message_id;
+  };
+  std::vector<Emitted> emitted;
+  std::vector<std::string> errors;
+
+  void ReportError(std::string_view message) override { errors.emplace_back(message); }
+
+ protected:
+  void DoEmit(std::string_view stream, int, topology::Values&& values,
+              topology::Value&& message_id) override {
+    emitted.push_back({std::string(stream), std::move(values), std::move(message_id)});
+  }
+};
+
+// Records what a bolt emits, acks, fails and reports, in one event log.
+class FakeBoltCollector : public topology::OutputCollector {
+ public:
+  struct Emitted {
+    std::string stream;
+    std::vector<const topology::Tuple*> anchors;
+    topology::Values values;
+  };
+  std::vector<Emitted> emitted;
+  std::vector<topology::Tuple> acked;   // copies of what was acked
+  std::vector<topology::Tuple> failed;  // copies of what was failed
+  std::vector<std::string> errors;
+  std::vector<std::string> log;  // "emit", "ack", "fail", "error" in call order
+
+  void Ack(const topology::Tuple& t) override {
+    acked.push_back(t);
+    log.emplace_back("ack");
+  }
+  void Fail(const topology::Tuple& t) override {
+    failed.push_back(t);
+    log.emplace_back("fail");
+  }
+  void ResetTimeout(const topology::Tuple&) override {}
+  void ReportError(std::string_view m) override {
+    errors.emplace_back(m);
+    log.emplace_back("error");
+  }
+
+ protected:
+  void DoEmit(std::string_view stream, int, topology::Anchors anchors,
+              topology::Values&& values) override {
+    emitted.push_back({std::string(stream), {anchors.begin(), anchors.end()}, std::move(values)});
+    log.emplace_back("emit");
+  }
+};
+
+}  // namespace tempest::testing
