@@ -27,7 +27,7 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
     if (bolt_) bolt_->Cleanup();
   }
 
-  void Loop() {
+  void Loop() override {
     TaskQueue& inbox = *setup_.queues[setup_.task];
     Outbox& outbox = emitter_.outbox();
     std::vector<Envelope> envelopes;

@@ -29,7 +29,7 @@ class SpoutExecutor final : public TaskExecutor, private topology::SpoutOutputCo
     if (spout_) spout_->Close();
   }
 
-  void Loop() {
+  void Loop() override {
     RunControl& control = *setup_.control;
     Outbox& outbox = emitter_.outbox();
     spout_->Activate();

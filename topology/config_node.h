@@ -19,16 +19,18 @@ struct SourceMark {
   int column = 0;
 };
 
+struct ConfigMember;
+
 // A YAML subtree as plain data, with the position and YAML path of every node, so errors can
 // say "wc.yaml:14:7: streams[2].grouping.args: …". The YAML loader builds it; component makers
 // read it through ConfigReader. Immutable value type.
 struct ConfigNode {
   enum class Kind { kNull, kScalar, kSequence, kMap };
   Kind kind = Kind::kNull;
-  std::string scalar;             // kScalar: the text as written
-  bool quoted = false;            // kScalar: written in quotes, so always a string
-  std::vector<ConfigNode> items;  // kSequence
-  std::vector<std::pair<std::string, ConfigNode>> members;  // kMap, in document order
+  std::string scalar;                 // kScalar: the text as written
+  bool quoted = false;                // kScalar: written in quotes, so always a string
+  std::vector<ConfigNode> items;      // kSequence
+  std::vector<ConfigMember> members;  // kMap, in document order
   SourceMark mark;
   SourceMark key_mark;  // for a map member: where its key is written
   std::string path;     // from the document root, e.g. "bolts[1].config.fields"
@@ -39,6 +41,14 @@ struct ConfigNode {
   // The typed value: plain scalars become int, double, bool or null when they read as one
   // (YAML 1.2 core schema), everything else a string; lists and maps convert recursively.
   Value ToValue() const;
+};
+
+// One key of a map node and its value.
+struct ConfigMember {
+  ConfigMember(std::string key, ConfigNode value)
+      : first(std::move(key)), second(std::move(value)) {}
+  std::string first;
+  ConfigNode second;
 };
 
 // An error in a topology file or component config: "file:line:column: path: message".

@@ -381,7 +381,9 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
   static const std::vector<std::string> kKnown = {
       "topology.workers", "topology.acker.executors", "topology.max.spout.pending",
       "topology.message.timeout.secs", "topology.debug"};
-  for (const auto& [key, value] : node.members) {
+  for (const ConfigMember& member : node.members) {
+    const std::string& key = member.first;
+    const ConfigNode& value = member.second;
     auto at_least = [&](int64_t minimum) {
       const int64_t v = ReadInt(value);
       if (v < minimum) {
