@@ -57,6 +57,21 @@ if(NOT err MATCHES "^tempest: run failed: spout 'lines' task 1 failed to open: .
   message(FATAL_ERROR "unexpected failure message:\n${err}")
 endif()
 
+# a shared object that is not a plugin: exit 2, naming the missing entry point.
+tempest(validate ${data}/cli/not_a_plugin.yaml --set plugin=${NOT_A_PLUGIN})
+expect_eq("not-a-plugin exit code" "${rc}" "2")
+expect_eq("not-a-plugin message" "${err}"
+          "${data}/cli/not_a_plugin.yaml:2:11: plugins[0]: plugin \"${NOT_A_PLUGIN}\" has no tempest_plugin_register_v1 symbol: define it with TEMPEST_PLUGIN(registry) { ... } from topology/plugin.h\n")
+
+# Flux's simple_wordcount shape runs until SIGINT, then drains and exits 0 with its summary.
+execute_process(COMMAND timeout --preserve-status -s INT 2 ${TEMPEST} run
+                        ${SOURCE_DIR}/examples/flux/simple_wordcount.yaml
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect_eq("Ctrl-C exit code" "${rc}" "0")
+if(NOT err MATCHES "spout-1 +1 +[1-9][0-9]* +0 +[1-9][0-9]* +0 +0\nbolt-1 +1")
+  message(FATAL_ERROR "unexpected summary after SIGINT:\n${err}")
+endif()
+
 # usage errors exit 2.
 tempest(run)
 expect_eq("usage exit code" "${rc}" "2")
