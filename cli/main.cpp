@@ -40,7 +40,8 @@ void AddLoadFlags(CLI::App& cmd, LoadFlags& flags) {
   cmd.add_option("FILE.yaml", flags.file, "The topology file")->required();
   cmd.add_option("--set", flags.set,
                  "KEY=VALUE: set topology config KEY (e.g. topology.workers=2) and property "
-                 "${KEY}; repeatable");
+                 "${KEY}; repeatable")
+      ->allow_extra_args(false);  // one KEY=VALUE per --set, so FILE.yaml may follow it
   cmd.add_option("--filter", flags.filter,
                  "Properties for ${name} substitution: a .properties or .yaml file");
   cmd.add_flag("--env-filter", flags.env_filter, "Let ${ENV-NAME} read environment variables");

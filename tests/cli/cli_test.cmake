@@ -18,7 +18,7 @@ endfunction()
 
 # validate: a good file.
 set(wc ${SOURCE_DIR}/examples/word_count/word_count.yaml)
-tempest(validate ${wc} --set plugin_dir=${PLUGIN_DIR})
+tempest(validate --set plugin_dir=${PLUGIN_DIR} ${wc})  # --set may come before FILE
 expect_eq("validate exit code" "${rc}" "0")
 expect_eq("validate output" "${out}"
           "${wc}: topology 'word-count' is valid: 1 spouts, 3 bolts, 3 streams, 6 tasks\n")
