@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "topology/json.h"
+
 namespace tempest::topology {
 
 std::string_view ValueTypeName(ValueType type) noexcept {
@@ -100,95 +102,13 @@ bool operator==(const Value& a, const Value& b) noexcept {
   return false;
 }
 
-namespace {
-
-void AppendQuoted(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
-
-void Append(std::string& out, const Value& v) {
-  switch (v.type()) {
-    case ValueType::kNull:
-      out += "null";
-      return;
-    case ValueType::kBool:
-      out += v.AsBool() ? "true" : "false";
-      return;
-    case ValueType::kInt:
-      out += fmt::format("{}", v.AsInt());
-      return;
-    case ValueType::kDouble:
-      out += fmt::format("{}", v.AsDouble());
-      return;
-    case ValueType::kString:
-      AppendQuoted(out, v.AsString());
-      return;
-    case ValueType::kBytes:
-      out += fmt::format("<{} bytes>", v.AsBytes().data.size());
-      return;
-    case ValueType::kList: {
-      out.push_back('[');
-      bool first = true;
-      for (const Value& e : v.AsList()) {
-        if (!first) out += ", ";
-        first = false;
-        Append(out, e);
-      }
-      out.push_back(']');
-      return;
-    }
-    case ValueType::kMap: {
-      out.push_back('{');
-      bool first = true;
-      for (const auto& [k, e] : v.AsMap()) {
-        if (!first) out += ", ";
-        first = false;
-        Append(out, k);
-        out += ": ";
-        Append(out, e);
-      }
-      out.push_back('}');
-      return;
-    }
-  }
-}
-
-}  // namespace
-
-std::string Value::ToString() const {
-  std::string out;
-  Append(out, *this);
-  return out;
-}
+std::string Value::ToString() const { return ToJson(*this); }
 
 std::string ToString(const Values& values) {
   std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    Append(out, values[i]);
+    if (i > 0) out.push_back(',');
+    AppendJson(out, values[i]);
   }
   out.push_back(']');
   return out;

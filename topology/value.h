@@ -75,7 +75,7 @@ class Value {
   // For a map value: the value under a string key, else nullptr (also for non-maps).
   const Value* Find(std::string_view key) const noexcept;
 
-  // Compact JSON-like rendering for logs and test failure messages.
+  // Compact JSON (topology/json.h), for logs and messages.
   std::string ToString() const;
 
   friend bool operator==(const Value& a, const Value& b) noexcept;

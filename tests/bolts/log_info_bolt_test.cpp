@@ -35,7 +35,7 @@ TEST(LogInfoBoltTest, LogsEachTupleAtInfoAndAcks) {
   spdlog::set_default_logger(previous);
 
   EXPECT_EQ(logged.str(),
-            "info words:default[4] [\"golda\", 2]\ninfo words:default[5] [\"mike\", 1]\n");
+            "info words:default[4] [\"golda\",2]\ninfo words:default[5] [\"mike\",1]\n");
   EXPECT_EQ(out.log, (std::vector<std::string>{"ack", "ack"}));
 }
 

@@ -36,7 +36,7 @@ TEST(TupleTest, KnowsWhereItCameFrom) {
   EXPECT_EQ(t.GetSourceStreamId(), "views");
   EXPECT_EQ(t.GetSourceTask(), 3);
   EXPECT_EQ(t.GetSourceGlobalStreamId(), (GlobalStreamId{"clicks", "views"}));
-  EXPECT_EQ(t.ToString(), "clicks:views[3] [\"ann\", 12, 0.5]");
+  EXPECT_EQ(t.ToString(), "clicks:views[3] [\"ann\",12,0.5]");
 }
 
 TEST(TupleTest, IsAMovableValueTypeWithAckRoom) {

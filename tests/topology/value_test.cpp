@@ -72,10 +72,10 @@ TEST(ValueTest, CopiesShareListPayloadAndStayEqual) {
   EXPECT_EQ(a, b);
 }
 
-TEST(ValueTest, ToStringIsJsonLike) {
+TEST(ValueTest, ToStringIsCompactJson) {
   EXPECT_EQ(Value(Map{{"a", List{1, 2.5, "q\"", true, Value()}}}).ToString(),
-            "{\"a\": [1, 2.5, \"q\\\"\", true, null]}");
-  EXPECT_EQ(ToString(Values{1, "b"}), "[1, \"b\"]");
+            "{\"a\":[1,2.5,\"q\\\"\",true,null]}");
+  EXPECT_EQ(ToString(Values{1, "b"}), "[1,\"b\"]");
 }
 
 TEST(ValueTest, ValuesKeepFourInlineWithoutHeap) {
