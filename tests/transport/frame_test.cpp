@@ -1,0 +1,181 @@
+// The wire format: exact round trips, and garbage of every kind counted as a status, never a
+// crash (ASan runs these too).
+#include "transport/frame.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+
+#include "../support/test_components.h"
+#include "topology/topology_builder.h"
+
+namespace tempest::transport {
+namespace {
+
+using topology::Bytes;
+using topology::Fields;
+using topology::List;
+using topology::Map;
+using topology::Tuple;
+using topology::Value;
+using topology::Values;
+
+class FrameTest : public ::testing::Test {
+ protected:
+  FrameTest() {
+    topology::TopologyBuilder b;
+    b.SetSpout("a", [] {
+      return std::make_unique<testing::ListSpout>(Fields{"x"}, std::vector<Values>{});
+    });
+    b.SetSpout("b", [] {
+      return std::make_unique<testing::ListSpout>(Fields{"k", "v", "w"}, std::vector<Values>{},
+                                                  "side");
+    });
+    spec_ = b.Build();
+    table_.emplace(spec_);
+    a_ = spec_->Find("a")->FindStream("default");
+    b_ = spec_->Find("b")->FindStream("side");
+  }
+
+  std::string Encode(const std::vector<Tuple>& tuples, FrameKind kind = FrameKind::kTuples) {
+    std::string out;
+    EncodeFrame(kind, 3, 7, tuples, *table_, out);
+    return out;
+  }
+
+  DecodeStatus Decode(std::string_view bytes, std::string* error = nullptr) {
+    Frame f;
+    return DecodeFrame(bytes, *table_, f, error);
+  }
+
+  std::shared_ptr<const topology::TopologySpec> spec_;
+  std::optional<StreamTable> table_;
+  const topology::StreamSchema* a_ = nullptr;
+  const topology::StreamSchema* b_ = nullptr;
+};
+
+TEST_F(FrameTest, StreamsAreNumberedInSpecOrder) {
+  EXPECT_EQ(table_->size(), 2u);
+  EXPECT_EQ(table_->IndexOf(a_), 0);
+  EXPECT_EQ(table_->IndexOf(b_), 1);
+  EXPECT_EQ(table_->At(1), b_);
+  EXPECT_EQ(table_->At(2), nullptr);
+}
+
+TEST_F(FrameTest, EveryValueTypeRoundTrips) {
+  const Value nested =
+      Map{{"list", List{1, "two", List{}, Value()}}, {7, Bytes{std::string("\0\1", 2)}}};
+  std::vector<Tuple> tuples;
+  tuples.emplace_back(a_, 3, Values{Value()});
+  tuples.emplace_back(
+      b_, 3, Values{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), -1});
+  tuples.emplace_back(b_, 3, Values{true, 2.5, std::string("h\xc3\xa9llo\0x", 8)});
+  tuples.emplace_back(b_, 3, Values{Bytes{std::string("\x00\xff", 2)}, nested, ""});
+  tuples.back().mutable_ack().anchors = {{1, 2}, {UINT64_MAX, 0}};
+  const std::string bytes = Encode(tuples);
+
+  Frame f;
+  ASSERT_EQ(DecodeFrame(bytes, *table_, f), DecodeStatus::kOk);
+  EXPECT_EQ(f.kind, FrameKind::kTuples);
+  EXPECT_EQ(f.from_task, 3);
+  EXPECT_EQ(f.to_task, 7);
+  ASSERT_EQ(f.tuples.size(), tuples.size());
+  for (std::size_t i = 0; i < tuples.size(); ++i) {
+    EXPECT_EQ(f.tuples[i].schema(), tuples[i].schema()) << i;
+    EXPECT_EQ(f.tuples[i].GetValues(), tuples[i].GetValues()) << i;
+    EXPECT_EQ(f.tuples[i].GetSourceTask(), 3);
+    EXPECT_EQ(f.tuples[i].ack().anchors, tuples[i].ack().anchors) << i;
+  }
+  EXPECT_EQ(f.tuples[3].GetValue(0).type(), topology::ValueType::kBytes);
+}
+
+TEST_F(FrameTest, ControlFramesRoundTrip) {
+  for (FrameKind kind : {FrameKind::kEndOfStream, FrameKind::kEndOfStreamAck}) {
+    Frame f;
+    ASSERT_EQ(DecodeFrame(Encode({}, kind), *table_, f), DecodeStatus::kOk);
+    EXPECT_EQ(f.kind, kind);
+    EXPECT_TRUE(f.tuples.empty());
+  }
+}
+
+TEST_F(FrameTest, EveryTruncationIsMalformed) {
+  std::vector<Tuple> tuples;
+  for (int i = 0; i < 5; ++i) tuples.emplace_back(b_, 3, Values{i, "payload", 0.5 * i});
+  const std::string bytes = Encode(tuples);
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    std::string error;
+    EXPECT_EQ(Decode(std::string_view(bytes).substr(0, n), &error), DecodeStatus::kMalformed)
+        << "prefix of " << n << " bytes";
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST_F(FrameTest, FlippedBytesNeverCrash) {
+  std::vector<Tuple> tuples;
+  for (int i = 0; i < 3; ++i) tuples.emplace_back(b_, 3, Values{i, List{"x", i}, Map{{"m", i}}});
+  const std::string bytes = Encode(tuples);
+  int rejected = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string copy = bytes;
+      copy[i] = static_cast<char>(copy[i] ^ (1 << bit));
+      rejected += Decode(copy) != DecodeStatus::kOk;
+    }
+  }
+  EXPECT_GT(rejected, 0);
+}
+
+TEST_F(FrameTest, RandomGarbageIsRejected) {
+  std::mt19937_64 rng(42);
+  int ok = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string junk(rng() % 64, '\0');
+    for (char& c : junk) c = static_cast<char>(rng());
+    ok += Decode(junk) == DecodeStatus::kOk;
+  }
+  EXPECT_EQ(ok, 0);
+}
+
+TEST_F(FrameTest, AForgedHugeLengthDoesNotAllocateIt) {
+  // array32 claiming 4 billion elements, then nothing.
+  std::string error;
+  EXPECT_EQ(Decode(std::string("\xdd\xff\xff\xff\xff", 5), &error), DecodeStatus::kMalformed);
+  EXPECT_NE(error.find("not a msgpack frame"), std::string::npos) << error;
+}
+
+TEST_F(FrameTest, OtherVersionsAreRejectedByName) {
+  std::string bytes = Encode({});
+  ASSERT_EQ(static_cast<unsigned char>(bytes[1]), 1u);  // fixarray(5), then version 1
+  bytes[1] = 2;
+  std::string error;
+  EXPECT_EQ(Decode(bytes, &error), DecodeStatus::kWrongVersion);
+  EXPECT_EQ(error, "frame version 2, expected 1");
+}
+
+TEST_F(FrameTest, UnknownStreamsAndWrongAritiesAreRejected) {
+  std::vector<Tuple> one;
+  one.emplace_back(a_, 3, Values{1});
+  std::string bytes = Encode(one);
+  // The tuple's stream number is the byte after its fixarray(3) header (0x93).
+  const auto at = bytes.find('\x93');
+  ASSERT_NE(at, std::string::npos);
+  std::string unknown = bytes;
+  unknown[at + 1] = 9;
+  std::string error;
+  EXPECT_EQ(Decode(unknown, &error), DecodeStatus::kUnknownStream);
+  EXPECT_EQ(error, "stream number 9 does not exist (the topology has 2)");
+  std::string arity = bytes;
+  arity[at + 1] = 1;  // stream "side" has 3 fields, the tuple 1 value
+  EXPECT_EQ(Decode(arity, &error), DecodeStatus::kMalformed);
+  EXPECT_EQ(error, "a tuple of stream 'side' of 'b' has 1 values, expected 3");
+}
+
+TEST_F(FrameTest, TrailingBytesAreMalformed) {
+  std::string error;
+  EXPECT_EQ(Decode(Encode({}) + "x", &error), DecodeStatus::kMalformed);
+  EXPECT_EQ(error, "1 trailing bytes after the frame");
+}
+
+}  // namespace
+}  // namespace tempest::transport
