@@ -116,7 +116,7 @@ class Reader {
         out = Value(o.via.f64);
         return true;
       case msgpack::type::STR:
-        out = Value(std::string(o.via.str.ptr, o.via.str.size));
+        out = Value(std::string_view(o.via.str.ptr, o.via.str.size));
         return true;
       case msgpack::type::BIN:
         out = Value(topology::Bytes{std::string(o.via.bin.ptr, o.via.bin.size)});
@@ -284,11 +284,13 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
                          schema->stream, schema->component, values.size, schema->fields->size()));
       return DecodeStatus::kMalformed;
     }
-    topology::Values vals(values.size);
+    // Built in place: the tuple is constructed once, in the output vector.
+    topology::Tuple& tuple = out.tuples.emplace_back(schema, out.from_task, topology::Values());
+    topology::Values& vals = tuple.MutableValues();
+    vals.resize(values.size);
     for (uint32_t k = 0; k < values.size; ++k) {
       if (!r.ToValue(values.ptr[k], vals[k])) return DecodeStatus::kMalformed;
     }
-    topology::Tuple tuple(schema, out.from_task, std::move(vals));
     const msgpack::object_array& anchors = t.via.array.ptr[2].via.array;
     if (anchors.size % 2 != 0) {
       r.Fail("a tuple's anchors are not (root, edge) pairs");
@@ -302,7 +304,6 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
       }
       tuple.mutable_ack().anchors.push_back(a);
     }
-    out.tuples.push_back(std::move(tuple));
   }
   if (out.kind != FrameKind::kTuples && !out.tuples.empty()) {
     r.Fail("a control frame carries tuples");
