@@ -214,7 +214,10 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
     const std::size_t n = bytes.size();
     const msgpack::unpack_limit limit(n, n / 2, n, n, n, 64);
     std::size_t offset = 0;
-    handle = msgpack::unpack(bytes.data(), n, offset, nullptr, nullptr, limit);
+    // Strings and binaries are referenced in `bytes`, not copied into msgpack's zone: the
+    // tuples copy them once, into their Values.
+    const auto reference = [](msgpack::type::object_type, std::size_t, void*) { return true; };
+    handle = msgpack::unpack(bytes.data(), n, offset, reference, nullptr, limit);
     if (offset != n) {
       r.Fail(fmt::format("{} trailing bytes after the frame", n - offset));
       return DecodeStatus::kMalformed;
