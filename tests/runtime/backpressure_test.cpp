@@ -6,9 +6,9 @@
 #include <mutex>
 #include <thread>
 
+#include "../support/generator.h"
 #include "../support/test_components.h"
 #include "runtime/local_cluster.h"
-#include "spouts/generator_spout.h"
 #include "topology/topology_builder.h"
 
 namespace tempest::runtime {
@@ -47,9 +47,7 @@ TEST(BackpressureTest, ABlockedBoltBlocksTheSpoutWithBoundedMemory) {
   constexpr std::size_t kBatch = 50;
   auto gate = std::make_shared<Gate>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] {
-    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 0});
-  });
+  b.SetSpout("gen", testing::Generator(0));
   b.SetBolt("slow", [gate] {
      return std::make_unique<testing::LambdaBolt>(
          std::map<std::string, topology::Fields>{},
@@ -88,9 +86,7 @@ TEST(BackpressureTest, ASlowBoltPacesAFastSpout) {
   constexpr std::size_t kCapacity = 256;
   constexpr uint64_t kCount = 3000;
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] {
-    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = kCount});
-  });
+  b.SetSpout("gen", testing::Generator(kCount));
   b.SetBolt("slow", [] {
      return std::make_unique<testing::LambdaBolt>(
          std::map<std::string, topology::Fields>{},

@@ -5,10 +5,10 @@
 #include <map>
 #include <set>
 
+#include "../support/generator.h"
 #include "../support/test_components.h"
 #include "bolts/identity_bolt.h"
 #include "runtime/local_cluster.h"
-#include "spouts/generator_spout.h"
 #include "topology/topology_builder.h"
 
 namespace tempest::runtime {
@@ -24,13 +24,7 @@ TEST_P(EndOfStreamTest, TuplesInEqualTuplesOut) {
   constexpr uint64_t kCount = 20000;
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b("drain");
-  b.SetSpout(
-      "gen",
-      [] {
-        return std::make_unique<spouts::GeneratorSpout>(
-            spouts::GeneratorSpoutConfig{.count = kCount});
-      },
-      p);
+  b.SetSpout("gen", testing::Generator(kCount), p);
   b.SetBolt(
        "id",
        [] {
@@ -70,13 +64,7 @@ TEST(EndOfStreamFlushTest, BoltsEmitHeldStateAtEndOfStreamAndItReachesTheSink) {
   constexpr uint64_t kCount = 9999;
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout(
-      "gen",
-      [] {
-        return std::make_unique<spouts::GeneratorSpout>(
-            spouts::GeneratorSpoutConfig{.count = kCount});
-      },
-      3);
+  b.SetSpout("gen", testing::Generator(kCount), 3);
   b.SetBolt(
        "count",
        [] {
@@ -107,9 +95,7 @@ TEST(EndOfStreamFlushTest, BoltsEmitHeldStateAtEndOfStreamAndItReachesTheSink) {
 TEST(EndOfStreamFlushTest, AllGroupingCopiesEveryTupleToEveryTask) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] {
-    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 1000});
-  });
+  b.SetSpout("gen", testing::Generator(1000));
   b.SetBolt(
        "sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 3)
       .AllGrouping("gen");
@@ -123,9 +109,7 @@ TEST(EndOfStreamFlushTest, AllGroupingCopiesEveryTupleToEveryTask) {
 TEST(StopTest, StopDrainsAnUnboundedTopology) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] {
-    return std::make_unique<spouts::GeneratorSpout>(spouts::GeneratorSpoutConfig{.count = 0});
-  });
+  b.SetSpout("gen", testing::Generator(0));
   b.SetBolt(
        "sink", [recorder] { return std::make_unique<testing::RecordingBolt>(recorder); }, 2)
       .ShuffleGrouping("gen");

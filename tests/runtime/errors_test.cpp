@@ -1,9 +1,9 @@
 // User code that throws fails its tuple and is logged; the run, and the process, go on.
 #include <gtest/gtest.h>
 
+#include "../support/generator.h"
 #include "../support/test_components.h"
 #include "runtime/local_cluster.h"
-#include "spouts/generator_spout.h"
 #include "topology/basic_bolt.h"
 #include "topology/topology_builder.h"
 
@@ -15,12 +15,10 @@ using topology::OutputCollector;
 using topology::TopologyContext;
 using topology::Tuple;
 
-spouts::GeneratorSpoutConfig Count(uint64_t n) { return spouts::GeneratorSpoutConfig{.count = n}; }
-
 TEST(ErrorsTest, AThrowingBoltFailsThatTupleAndKeepsGoing) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(1000)); });
+  b.SetSpout("gen", testing::Generator(1000));
   b.SetBolt(
        "picky",
        [] {
@@ -61,7 +59,7 @@ class SometimesFails : public topology::BasicBolt {
 TEST(ErrorsTest, BasicBoltFailedExceptionFailsWithoutCountingAnError) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(400)); });
+  b.SetSpout("gen", testing::Generator(400));
   b.SetBolt(
        "basic", [] { return std::make_unique<SometimesFails>(); }, 2)
       .ShuffleGrouping("gen");
@@ -78,7 +76,7 @@ TEST(ErrorsTest, BasicBoltFailedExceptionFailsWithoutCountingAnError) {
 
 TEST(ErrorsTest, MisusedEmitsAreErrorsNotCrashes) {
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(30)); });
+  b.SetSpout("gen", testing::Generator(30));
   b.SetBolt("clumsy", [] {
      return std::make_unique<testing::LambdaBolt>(
          std::map<std::string, Fields>{{"default", {"a", "b"}}},
@@ -117,7 +115,7 @@ class FailingPrepare : public topology::Bolt {
 
 TEST(ErrorsTest, AFailingPrepareEndsTheRunWithAPreciseError) {
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(0)); });
+  b.SetSpout("gen", testing::Generator(0));
   b.SetBolt(
        "db", [] { return std::make_unique<FailingPrepare>(); }, 2)
       .ShuffleGrouping("gen");

@@ -4,9 +4,9 @@
 #include <map>
 #include <set>
 
+#include "../support/generator.h"
 #include "../support/test_components.h"
 #include "runtime/local_cluster.h"
-#include "spouts/generator_spout.h"
 #include "topology/topology_builder.h"
 
 namespace tempest::runtime {
@@ -17,13 +17,11 @@ using topology::OutputCollector;
 using topology::TopologyContext;
 using topology::Tuple;
 
-spouts::GeneratorSpoutConfig Count(uint64_t n) { return spouts::GeneratorSpoutConfig{.count = n}; }
-
 TEST(StreamsTest, EachStreamReachesOnlyItsSubscribers) {
   auto evens = std::make_shared<testing::Recorder>();
   auto odds = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(100)); });
+  b.SetSpout("gen", testing::Generator(100));
   b.SetBolt(
        "split",
        [] {
@@ -66,7 +64,7 @@ TEST(StreamsTest, EmitDirectSendsToTheChosenTask) {
   // "router" sends tuple n to the (n % 3)-th task of "sink" over a direct stream.
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(300)); });
+  b.SetSpout("gen", testing::Generator(300));
   b.SetBolt("router", [] {
      return std::make_unique<testing::LambdaBolt>(
          std::map<std::string, Fields>{{"default", {"n"}}},
@@ -95,7 +93,7 @@ TEST(StreamsTest, DirectMisuseIsReportedWithStormsMessages) {
   // Emit on a direct stream, and EmitDirect to a regular subscriber, are errors; the tuples fail.
   auto direct_sink = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(10)); });
+  b.SetSpout("gen", testing::Generator(10));
   b.SetBolt("router", [] {
      return std::make_unique<testing::LambdaBolt>(
          std::map<std::string, Fields>{{"direct", {"n"}}},
@@ -125,7 +123,7 @@ TEST(StreamsTest, DirectMisuseIsReportedWithStormsMessages) {
 TEST(StreamsTest, ContextTellsTaskIdsAndIndices) {
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
-  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(Count(40)); });
+  b.SetSpout("gen", testing::Generator(40));
   b.SetBolt(
        "who",
        [] {
