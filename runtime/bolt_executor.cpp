@@ -30,6 +30,7 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
   void Loop() override {
     TaskQueue& inbox = *setup_.queues[setup_.task];
     Outbox& outbox = emitter_.outbox();
+    const RunControl& control = *setup_.control;
     std::vector<Envelope> envelopes;
     std::size_t ended = 0;
     const std::chrono::milliseconds tick = bolt_->TickInterval();
@@ -41,7 +42,11 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
       for (Envelope& e : envelopes) {
         switch (e.kind) {
           case Envelope::Kind::kTuples:
-            for (const topology::Tuple& t : e.tuples) Execute(t);
+            for (const topology::Tuple& t : e.tuples) {
+              // A cut-short run stops between tuples, not after everything already popped.
+              if (control.aborted()) return;
+              Execute(t);
+            }
             break;
           case Envelope::Kind::kEndOfStream:
             ++ended;

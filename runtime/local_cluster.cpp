@@ -33,7 +33,6 @@ struct LocalCluster::State {
   std::vector<std::unique_ptr<Executor>> executors;
   std::vector<std::thread> threads;
   Clock::time_point started;
-  std::optional<Clock::time_point> stop_deadline;
   std::optional<RunSummary> summary;
 
   void CloseAllQueues() {
@@ -110,21 +109,13 @@ RunSummary LocalCluster::Wait() {
   State& s = *state_;
   if (s.summary) return *s.summary;
   if (!s.control) throw std::logic_error("LocalCluster::Wait before Start");
-  for (;;) {
-    if (!s.stop_deadline && s.control->stop_requested()) {
-      s.stop_deadline = Clock::now() + s.options.stop_timeout;
-    }
-    if (!s.stop_deadline) {
-      // Wake now and then to notice a Stop() from another thread.
-      if (s.control->WaitAllFinished(Clock::now() + std::chrono::milliseconds(50))) break;
-      continue;
-    }
-    if (s.control->WaitAllFinished(*s.stop_deadline)) break;
+  // Until a Stop(), wait for the run to end by itself; after one, wait at most stop_timeout.
+  if (!s.control->WaitAllFinishedOrStop() &&
+      !s.control->WaitAllFinished(Clock::now() + s.options.stop_timeout)) {
     spdlog::warn("topology '{}' did not drain within {} ms; cutting the run short", s.spec->name,
                  s.options.stop_timeout.count());
     s.control->Abort();
     s.control->WaitAllFinished();
-    break;
   }
   for (auto& t : s.threads) t.join();
 

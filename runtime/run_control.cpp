@@ -5,6 +5,20 @@ namespace tempest::runtime {
 RunControl::RunControl(int tasks, std::function<void()> close_all_queues)
     : started_(tasks), close_all_queues_(std::move(close_all_queues)), unfinished_(tasks) {}
 
+void RunControl::RequestStop() {
+  {
+    std::lock_guard lock(mu_);
+    stop_.store(true, std::memory_order_relaxed);
+  }
+  finished_cv_.notify_all();
+}
+
+bool RunControl::WaitAllFinishedOrStop() {
+  std::unique_lock lock(mu_);
+  finished_cv_.wait(lock, [&] { return unfinished_ == 0 || stop_requested(); });
+  return unfinished_ == 0;
+}
+
 void RunControl::Fatal(const std::string& message) {
   {
     std::lock_guard lock(mu_);

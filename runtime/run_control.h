@@ -19,7 +19,7 @@ class RunControl {
   void ArriveAndWaitForStart() { started_.arrive_and_wait(); }
 
   // Graceful stop: spouts stop emitting and send end-of-stream; everything drains.
-  void RequestStop() noexcept { stop_.store(true, std::memory_order_relaxed); }
+  void RequestStop();
   bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
 
   // A failure that ends the run at once: recorded (the first one wins), every queue closed.
@@ -30,6 +30,8 @@ class RunControl {
   std::string fatal_error() const;
 
   void TaskFinished();
+  // Waits until every task finished (true) or a stop was requested (false).
+  bool WaitAllFinishedOrStop();
   // Waits until every task finished; false if `until` passed first.
   bool WaitAllFinished(std::chrono::steady_clock::time_point until);
   void WaitAllFinished();

@@ -90,21 +90,12 @@ BoltDeclarer TopologyBuilder::SetBolt(std::string id, BasicBoltFactory factory, 
 std::shared_ptr<const TopologySpec> TopologyBuilder::Build() const {
   auto spec = std::make_shared<TopologySpec>(spec_);
   for (ComponentSpec& c : spec->components) {
-    OutputFieldsDeclarer declarer(c.id);
     try {
-      switch (c.kind) {
-        case ComponentKind::kSpout:
-          if (c.spout_factory) c.spout_factory()->DeclareOutputFields(declarer);
-          break;
-        case ComponentKind::kBolt:
-          if (c.bolt_factory) c.bolt_factory()->DeclareOutputFields(declarer);
-          break;
-      }
+      c.streams = c.DeclareStreams();
     } catch (const std::exception& e) {
       throw InvalidTopologyException(
           fmt::format("Component: [{}] failed to declare its output fields: {}", c.id, e.what()));
     }
-    c.streams = declarer.TakeStreams();
   }
   Validate(*spec);
   return spec;

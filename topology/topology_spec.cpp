@@ -8,7 +8,10 @@
 #include <map>
 #include <set>
 
+#include "topology/bolt.h"
 #include "topology/errors.h"
+#include "topology/output_fields_declarer.h"
+#include "topology/spout.h"
 
 namespace tempest::topology {
 
@@ -17,6 +20,19 @@ const StreamSchema* ComponentSpec::FindStream(std::string_view stream) const noe
     if (s->stream == stream) return s.get();
   }
   return nullptr;
+}
+
+std::vector<std::shared_ptr<const StreamSchema>> ComponentSpec::DeclareStreams() const {
+  OutputFieldsDeclarer declarer(id);
+  switch (kind) {
+    case ComponentKind::kSpout:
+      if (spout_factory) spout_factory()->DeclareOutputFields(declarer);
+      break;
+    case ComponentKind::kBolt:
+      if (bolt_factory) bolt_factory()->DeclareOutputFields(declarer);
+      break;
+  }
+  return declarer.TakeStreams();
 }
 
 const ComponentSpec* TopologySpec::Find(std::string_view id) const noexcept {

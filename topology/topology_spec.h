@@ -44,6 +44,9 @@ struct ComponentSpec {
   std::vector<InputSpec> inputs;  // kBolt only
 
   const StreamSchema* FindStream(std::string_view stream) const noexcept;
+  // Creates one throw-away instance with the factory and returns the streams it declares.
+  // Whatever the factory or DeclareOutputFields throws propagates.
+  std::vector<std::shared_ptr<const StreamSchema>> DeclareStreams() const;
 };
 
 // A whole topology, as built by TopologyBuilder (or, later, the YAML loader). Validate before

@@ -367,10 +367,8 @@ const std::map<std::string, GroupingType>& GroupingTypes() {
   return kTypes;
 }
 
-std::string Quoted(const std::vector<std::string>& names) {
-  std::vector<std::string> q;
-  for (const std::string& n : names) q.push_back(n);
-  return fmt::format("{}", fmt::join(q, ", "));
+std::string Join(const std::vector<std::string>& names) {
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
@@ -406,7 +404,7 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       const std::string hint = DidYouMean(key, kKnown);
       if (!hint.empty()) message += " (" + hint + ")";
       throw ConfigError(value.key_mark.line > 0 ? value.key_mark : value.mark, value.path,
-                        message + fmt::format("; Tempest's settings: {}", Quoted(kKnown)));
+                        message + fmt::format("; Tempest's settings: {}", Join(kKnown)));
     } else {
       auto it = std::find_if(config.extra.begin(), config.extra.end(),
                              [&](const auto& e) { return e.first == key; });
@@ -574,9 +572,8 @@ class Loader {
     } else if (const std::string hint = DidYouMean(p.class_name, names); !hint.empty()) {
       message += " (" + hint + ")";
     }
-    throw ConfigError(
-        *p.class_node,
-        message + fmt::format("; registered {}s: {}", spout ? "spout" : "bolt", Quoted(names)));
+    throw ConfigError(*p.class_node, message + fmt::format("; registered {}s: {}",
+                                                           spout ? "spout" : "bolt", Join(names)));
   }
 
   void ReadStreams(const ConfigNode& streams) {
@@ -625,7 +622,7 @@ class Loader {
         if (const std::string hint = DidYouMean(type, names); !hint.empty()) {
           message += " (" + hint + ")";
         }
-        throw ConfigError(*e.type_node, message + fmt::format("; types: {}", Quoted(names)));
+        throw ConfigError(*e.type_node, message + fmt::format("; types: {}", Join(names)));
       }
       const bool keyed =
           t->second == GroupingType::kFields || t->second == GroupingType::kPartialKey;
@@ -656,7 +653,7 @@ class Loader {
     if (pending_.contains(id)) return;
     std::string message = fmt::format("unknown component \"{}\"", id);
     if (const std::string hint = DidYouMean(id, ids_); !hint.empty()) message += " (" + hint + ")";
-    throw ConfigError(at, message + fmt::format("; components: {}", Quoted(ids_)));
+    throw ConfigError(at, message + fmt::format("; components: {}", Join(ids_)));
   }
 
   // Makes components upstream first, so each bolt's maker sees its inputs' fields.
@@ -711,7 +708,7 @@ class Loader {
         for (const auto& s : source.streams) declared.push_back(s->stream);
         throw ConfigError(e.stream_node != nullptr ? *e.stream_node : *e.from,
                           fmt::format("stream \"{}\" is not declared by \"{}\" (declared: {})",
-                                      e.input.source.stream, source.id, Quoted(declared)));
+                                      e.input.source.stream, source.id, Join(declared)));
       }
       CheckGrouping(e, *schema);
       context.inputs.emplace_back(e.input.source, *schema->fields);
@@ -736,21 +733,12 @@ class Loader {
     } catch (const std::exception& e) {
       throw ConfigError(p.config != nullptr ? *p.config : *p.class_node, e.what());
     }
-    OutputFieldsDeclarer declarer(id);
     try {
-      switch (p.kind) {
-        case ComponentKind::kSpout:
-          c.spout_factory()->DeclareOutputFields(declarer);
-          break;
-        case ComponentKind::kBolt:
-          c.bolt_factory()->DeclareOutputFields(declarer);
-          break;
-      }
+      c.streams = c.DeclareStreams();
     } catch (const std::exception& e) {
       throw ConfigError(*p.class_node, fmt::format("{} failed to declare its output fields: {}",
                                                    p.class_name, e.what()));
     }
-    c.streams = declarer.TakeStreams();
     built_.emplace(id, std::move(c));
   }
 
@@ -772,7 +760,7 @@ class Loader {
       const ConfigNode& item = e.args_node->items[i];
       throw ConfigError(item.mark, e.args_node->path,
                         fmt::format("field \"{}\" is not declared by \"{}\" (declared: {})",
-                                    g.fields[i], from, Quoted(schema.fields->names())));
+                                    g.fields[i], from, Join(schema.fields->names())));
     }
   }
 

@@ -35,7 +35,7 @@ TEST_P(DataTopologyTest, OutputMatchesExpected) {
   bolts::RegisterBuiltinBolts(registry);
   topology::LoadOptions options;
   options.registry = &registry;
-  options.set = {{"out_dir", out.path().string()}};
+  options.set = {{"out_dir", out.path()}};
   const auto spec = topology::LoadTopology((dir / "topology.yaml").string(), options);
   const runtime::RunSummary summary = runtime::LocalCluster(spec).Run();
   ASSERT_TRUE(summary.completed) << summary.error;
@@ -43,7 +43,8 @@ TEST_P(DataTopologyTest, OutputMatchesExpected) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".expected") continue;
     const std::string name = entry.path().stem().string();
-    EXPECT_EQ(Lines(testing::ReadFile(out.path() / name)), Lines(testing::ReadFile(entry.path())))
+    EXPECT_EQ(Lines(testing::ReadFile(out.File(name))),
+              Lines(testing::ReadFile(entry.path().string())))
         << GetParam() << ": " << name;
     ++compared;
   }

@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "../support/generator.h"
 #include "../support/test_components.h"
@@ -125,6 +127,39 @@ TEST(StopTest, StopDrainsAnUnboundedTopology) {
   EXPECT_GE(s.Find("gen")->emitted, 10000u);
   EXPECT_EQ(s.Find("sink")->executed, s.Find("gen")->emitted);  // nothing in flight was lost
   EXPECT_EQ(recorder->records().size(), s.Find("gen")->emitted);
+}
+
+}  // namespace
+}  // namespace tempest::runtime
+
+namespace tempest::runtime {
+namespace {
+
+TEST(StopTest, ADrainLongerThanTheStopTimeoutIsCutShort) {
+  // 5 ms per tuple and a full queue of 2,000: draining would take ~10 s; the timeout is 100 ms.
+  topology::TopologyBuilder b;
+  b.SetSpout("gen", testing::Generator(0));
+  b.SetBolt("slow", [] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, Fields>{},
+         [](const topology::Tuple& t, topology::OutputCollector& out,
+            const topology::TopologyContext&) {
+           std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the slow work itself
+           out.Ack(t);
+         });
+   }).ShuffleGrouping("gen");
+  LocalCluster cluster(b.Build(), LocalRunOptions{.queue_capacity = 2000,
+                                                  .batch_size = 100,
+                                                  .stop_timeout = std::chrono::milliseconds(100)});
+  cluster.Start();
+  while (cluster.Snapshot()[1].blocked_pushes == 0) std::this_thread::yield();  // queue is full
+  cluster.Stop();
+  const RunSummary s = cluster.Wait();
+  EXPECT_FALSE(s.completed);
+  EXPECT_EQ(s.error, "");
+  EXPECT_LT(s.Find("slow")->executed, s.Find("gen")->emitted);
+  // It stopped between tuples: not after the ~2,000 it had already taken from its queue.
+  EXPECT_LT(s.Find("slow")->executed, 1000u);
 }
 
 }  // namespace

@@ -14,47 +14,13 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/temp_dir.h"
 #include "topology/output_collector.h"
 #include "topology/task_layout.h"
 #include "topology/topology_context.h"
 #include "topology/topology_spec.h"
 
 namespace tempest::testing {
-
-// A fresh folder under /tmp (mkdtemp), removed with everything in it on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = "/tmp/tempest-builtins-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string File(std::string_view name) const { return path_ + "/" + std::string(name); }
-
- private:
-  std::string path_;
-};
-
-inline void WriteFile(const std::string& path, std::string_view content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
-inline std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The lines of `text` (each without its '\n'); a final line without '\n' counts too.
 inline std::vector<std::string> SplitLines(std::string_view text) {

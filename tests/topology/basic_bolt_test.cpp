@@ -6,32 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "../support/builtin_test_support.h"
+
 namespace tempest::topology {
 namespace {
 
-// Records what the adapted bolt does through its collector.
-class FakeCollector : public OutputCollector {
- public:
-  struct Emitted {
-    std::string stream;
-    int task;
-    std::vector<const Tuple*> anchors;
-    Values values;
-  };
-  std::vector<Emitted> emitted;
-  std::vector<std::string> log;
-
-  void Ack(const Tuple& t) override { log.push_back("ack " + t.GetString(0)); }
-  void Fail(const Tuple& t) override { log.push_back("fail " + t.GetString(0)); }
-  void ResetTimeout(const Tuple&) override { log.push_back("reset"); }
-  void ReportError(std::string_view m) override { log.push_back("error " + std::string(m)); }
-
- protected:
-  void DoEmit(std::string_view stream, int task, Anchors anchors, Values&& values) override {
-    emitted.push_back({std::string(stream), task, {anchors.begin(), anchors.end()}, values});
-    log.push_back("emit");
-  }
-};
+using testing::BoltContext;
+using testing::FakeBoltCollector;
 
 class Upper : public BasicBolt {
  public:
@@ -45,15 +26,10 @@ class Upper : public BasicBolt {
   void DeclareOutputFields(OutputFieldsDeclarer& d) const override { d.Declare({"s"}); }
 };
 
-TopologyContext NoContext() {
-  auto spec = std::make_shared<const TopologySpec>();
-  return TopologyContext(spec, std::make_shared<const TaskLayout>(*spec), 1);
-}
-
 TEST(BasicBoltTest, AnchorsEveryEmitToTheInputAndAcksAfterExecute) {
   auto bolt = AdaptBasicBolt(std::make_unique<Upper>());
-  FakeCollector out;
-  const TopologyContext context = NoContext();
+  FakeBoltCollector out;
+  const auto context = BoltContext();
   bolt->Prepare(context, out);
   const StreamSchema schema;
   const Tuple in(&schema, 1, {"hi"});
@@ -64,23 +40,27 @@ TEST(BasicBoltTest, AnchorsEveryEmitToTheInputAndAcksAfterExecute) {
   EXPECT_EQ(out.emitted[0].anchors, (std::vector<const Tuple*>{&in}));
   EXPECT_EQ(out.emitted[1].stream, "side");
   EXPECT_EQ(out.emitted[1].anchors, (std::vector<const Tuple*>{&in}));
-  EXPECT_EQ(out.log, (std::vector<std::string>{"emit", "emit", "ack hi"}));
+  EXPECT_EQ(out.log, (std::vector<std::string>{"emit", "emit", "ack"}));
+  ASSERT_EQ(out.acked.size(), 1u);
+  EXPECT_EQ(out.acked[0].GetString(0), "hi");
 }
 
 TEST(BasicBoltTest, FailedExceptionFailsTheInputQuietly) {
   auto bolt = AdaptBasicBolt(std::make_unique<Upper>());
-  FakeCollector out;
-  const TopologyContext context = NoContext();
+  FakeBoltCollector out;
+  const auto context = BoltContext();
   bolt->Prepare(context, out);
   const StreamSchema schema;
   bolt->Execute(Tuple(&schema, 1, {"fail"}));
-  EXPECT_EQ(out.log, (std::vector<std::string>{"fail fail"}));
+  EXPECT_EQ(out.log, (std::vector<std::string>{"fail"}));
+  ASSERT_EQ(out.failed.size(), 1u);
+  EXPECT_EQ(out.failed[0].GetString(0), "fail");
 }
 
 TEST(BasicBoltTest, OtherExceptionsReachTheExecutorWithoutAnAck) {
   auto bolt = AdaptBasicBolt(std::make_unique<Upper>());
-  FakeCollector out;
-  const TopologyContext context = NoContext();
+  FakeBoltCollector out;
+  const auto context = BoltContext();
   bolt->Prepare(context, out);
   const StreamSchema schema;
   EXPECT_THROW(bolt->Execute(Tuple(&schema, 1, {"boom"})), std::runtime_error);

@@ -131,7 +131,7 @@ spouts:
 TEST_F(YamlLoaderTest, IncludeCyclesAreErrors) {
   dir_.Write("a.yaml", "includes: [b.yaml]\nspouts: [{id: g, className: GeneratorSpout}]\n");
   dir_.Write("b.yaml", "includes: [a.yaml]\n");
-  const std::string message = Error((dir_.path() / "a.yaml").string());
+  const std::string message = Error(dir_.File("a.yaml"));
   EXPECT_NE(message.find("includes form a cycle"), std::string::npos) << message;
 }
 
