@@ -55,7 +55,6 @@ class Value {
 
   ValueType type() const noexcept { return static_cast<ValueType>(rep_.index()); }
   bool IsNull() const noexcept { return type() == ValueType::kNull; }
-  bool IsInt() const noexcept { return type() == ValueType::kInt; }
   bool IsString() const noexcept { return type() == ValueType::kString; }
 
   bool AsBool() const;

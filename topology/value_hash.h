@@ -17,9 +17,4 @@ uint64_t StableHash(const Value& value, uint64_t seed = 0) noexcept;
 uint64_t StableHash(const Values& values, std::span<const std::size_t> indices,
                     uint64_t seed = 0) noexcept;
 
-// Hasher for unordered containers keyed by Value.
-struct ValueHasher {
-  std::size_t operator()(const Value& v) const noexcept { return StableHash(v); }
-};
-
 }  // namespace tempest::topology

@@ -154,20 +154,6 @@ class Reader {
 
 }  // namespace
 
-std::string_view DecodeStatusName(DecodeStatus status) noexcept {
-  switch (status) {
-    case DecodeStatus::kOk:
-      return "ok";
-    case DecodeStatus::kMalformed:
-      return "malformed";
-    case DecodeStatus::kWrongVersion:
-      return "wrong version";
-    case DecodeStatus::kUnknownStream:
-      return "unknown stream";
-  }
-  return "?";
-}
-
 void EncodeFrame(FrameKind kind, int from_task, int to_task,
                  std::span<const topology::Tuple> tuples, const StreamTable& streams,
                  std::string& out) {

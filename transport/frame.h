@@ -43,8 +43,6 @@ enum class DecodeStatus {
   kUnknownStream,  // a stream number this topology does not have
 };
 
-std::string_view DecodeStatusName(DecodeStatus status) noexcept;
-
 // Decodes one frame. Never throws and never crashes on any input: a bad frame yields a status
 // other than kOk and a one-line `error` saying what was wrong, and `out` is unspecified.
 DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Frame& out,
