@@ -2,8 +2,37 @@
 
 namespace tempest::runtime {
 
-RunControl::RunControl(int tasks, std::function<void()> close_all_queues)
-    : started_(tasks), close_all_queues_(std::move(close_all_queues)), unfinished_(tasks) {}
+RunControl::RunControl(int tasks, Hooks hooks, bool open_when_all_arrived)
+    : tasks_(tasks),
+      open_when_all_arrived_(open_when_all_arrived),
+      hooks_(std::move(hooks)),
+      unfinished_(tasks) {}
+
+void RunControl::ArriveAndWaitForStart() {
+  std::unique_lock lock(mu_);
+  const bool last = ++arrived_ == tasks_;
+  if (last && open_when_all_arrived_) gate_open_ = true;
+  if (gate_open_) gate_cv_.notify_all();
+  if (last) {
+    lock.unlock();
+    Notify();
+    lock.lock();
+  }
+  gate_cv_.wait(lock, [&] { return gate_open_ || aborted(); });
+}
+
+bool RunControl::all_arrived() const {
+  std::lock_guard lock(mu_);
+  return arrived_ == tasks_;
+}
+
+void RunControl::OpenGate() {
+  {
+    std::lock_guard lock(mu_);
+    gate_open_ = true;
+  }
+  gate_cv_.notify_all();
+}
 
 void RunControl::RequestStop() {
   {
@@ -25,11 +54,20 @@ void RunControl::Fatal(const std::string& message) {
     if (fatal_error_.empty()) fatal_error_ = message;
   }
   Abort();
+  Notify();
 }
 
 void RunControl::Abort() {
   stop_.store(true, std::memory_order_relaxed);
-  if (!aborted_.exchange(true)) close_all_queues_();
+  if (!aborted_.exchange(true)) {
+    {
+      // Under the lock, so a task about to wait at the gate sees it.
+      std::lock_guard lock(mu_);
+    }
+    gate_cv_.notify_all();
+    finished_cv_.notify_all();
+    if (hooks_.close_all_queues) hooks_.close_all_queues();
+  }
 }
 
 std::string RunControl::fatal_error() const {
@@ -38,8 +76,16 @@ std::string RunControl::fatal_error() const {
 }
 
 void RunControl::TaskFinished() {
+  {
+    std::lock_guard lock(mu_);
+    if (--unfinished_ == 0) finished_cv_.notify_all();
+  }
+  Notify();
+}
+
+int RunControl::unfinished() const {
   std::lock_guard lock(mu_);
-  if (--unfinished_ == 0) finished_cv_.notify_all();
+  return unfinished_;
 }
 
 bool RunControl::WaitAllFinished(std::chrono::steady_clock::time_point until) {

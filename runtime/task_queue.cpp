@@ -20,8 +20,18 @@ bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare) {
     not_full_.wait(lock, [&] { return tuples_ < capacity_ || closed_; });
     --producers_waiting_;
   }
+  return Enqueue(lock, std::move(envelope), spare);
+}
+
+bool TaskQueue::PushWithoutWaiting(Envelope&& envelope) {
+  std::unique_lock lock(mu_);
+  return Enqueue(lock, std::move(envelope), nullptr);
+}
+
+bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
+                        std::vector<topology::Tuple>* spare) {
   if (closed_) return false;
-  tuples_ += envelope.tuples.size();
+  tuples_ += envelope.TupleCount();
   stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples_);
   items_.push_back(std::move(envelope));
   if (spare != nullptr && !spares_.empty()) {

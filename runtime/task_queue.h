@@ -26,6 +26,9 @@ class TaskQueue {
   // Blocks while full. Returns false (dropping the envelope) once the queue is closed. When a
   // recycled batch buffer is available and `spare` is given, moves it into *spare (empty).
   bool Push(Envelope&& envelope, std::vector<topology::Tuple>* spare = nullptr);
+  // Never blocks: for the network receiver, whose senders' credits already bound what they
+  // send (runtime/remote_link.h), and which must not stall every other task behind this one.
+  bool PushWithoutWaiting(Envelope&& envelope);
   // Takes back the envelopes in `inout` (processed ones, recycled), then blocks until something
   // is queued and moves everything queued into `inout`. Returns false once the queue is closed
   // and empty.
@@ -53,6 +56,8 @@ class TaskQueue {
   int producers_waiting_ = 0;
   Stats stats_;
 
+  bool Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
+               std::vector<topology::Tuple>* spare);
   bool Pop(std::vector<Envelope>& inout,
            std::optional<std::chrono::steady_clock::time_point> deadline);
 };

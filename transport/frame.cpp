@@ -6,6 +6,8 @@
 #include <msgpack.hpp>
 #include <stdexcept>
 
+#include "transport/msgpack_reader.h"
+
 namespace tempest::transport {
 namespace {
 
@@ -59,112 +61,61 @@ void PackValue(Packer& pk, const Value& v) {
   }
 }
 
-// Decoding walks msgpack's object tree; every check returns false with a message instead of
-// throwing, so a bad frame costs no exception once msgpack has parsed it.
-class Reader {
- public:
-  explicit Reader(std::string* error) : error_(error) {}
-
-  bool Fail(const std::string& message) {
-    if (error_ != nullptr) *error_ = message;
-    return false;
-  }
-
-  bool Uint(const msgpack::object& o, uint64_t& out, const char* what) {
-    if (o.type != msgpack::type::POSITIVE_INTEGER) {
-      return Fail(fmt::format("{} is not an unsigned integer", what));
-    }
-    out = o.via.u64;
-    return true;
-  }
-
-  bool Int(const msgpack::object& o, int64_t& out, const char* what) {
-    if (o.type == msgpack::type::NEGATIVE_INTEGER) {
-      out = o.via.i64;
-      return true;
-    }
-    if (o.type == msgpack::type::POSITIVE_INTEGER &&
-        o.via.u64 <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      out = static_cast<int64_t>(o.via.u64);
-      return true;
-    }
-    return Fail(fmt::format("{} is not a 64-bit integer", what));
-  }
-
-  bool Array(const msgpack::object& o, const char* what) {
-    if (o.type != msgpack::type::ARRAY) return Fail(fmt::format("{} is not an array", what));
-    return true;
-  }
-
-  bool ToValue(const msgpack::object& o, Value& out) {
-    switch (o.type) {
-      case msgpack::type::NIL:
-        out = Value();
-        return true;
-      case msgpack::type::BOOLEAN:
-        out = Value(o.via.boolean);
-        return true;
-      case msgpack::type::POSITIVE_INTEGER:
-      case msgpack::type::NEGATIVE_INTEGER: {
-        int64_t i = 0;
-        if (!Int(o, i, "an integer value")) return false;
-        out = Value(i);
-        return true;
-      }
-      case msgpack::type::FLOAT32:
-      case msgpack::type::FLOAT64:
-        out = Value(o.via.f64);
-        return true;
-      case msgpack::type::STR:
-        out = Value(std::string_view(o.via.str.ptr, o.via.str.size));
-        return true;
-      case msgpack::type::BIN:
-        out = Value(topology::Bytes{std::string(o.via.bin.ptr, o.via.bin.size)});
-        return true;
-      case msgpack::type::ARRAY: {
-        topology::List list;
-        list.resize(o.via.array.size);
-        for (uint32_t i = 0; i < o.via.array.size; ++i) {
-          if (!ToValue(o.via.array.ptr[i], list[i])) return false;
-        }
-        out = Value(std::move(list));
-        return true;
-      }
-      case msgpack::type::MAP: {
-        topology::Map map;
-        map.resize(o.via.map.size);
-        for (uint32_t i = 0; i < o.via.map.size; ++i) {
-          if (!ToValue(o.via.map.ptr[i].key, map[i].first) ||
-              !ToValue(o.via.map.ptr[i].val, map[i].second)) {
-            return false;
-          }
-        }
-        out = Value(std::move(map));
-        return true;
-      }
-      case msgpack::type::EXT:
-        break;
-    }
-    return Fail("a value is a msgpack extension type, which tuples never hold");
-  }
-
- private:
-  std::string* error_;
-};
-
-}  // namespace
-
-void EncodeFrame(FrameKind kind, int from_task, int to_task,
-                 std::span<const topology::Tuple> tuples, const StreamTable& streams,
-                 std::string& out) {
-  StringSink sink{&out};
-  Packer pk(sink);
+void PackHeader(Packer& pk, FrameKind kind, int from_task, int to_task) {
   pk.pack_array(5);
   pk.pack_uint64(kWireVersion);
   pk.pack_uint8(static_cast<uint8_t>(kind));
   pk.pack_int32(from_task);
   pk.pack_int32(to_task);
-  pk.pack_array(static_cast<uint32_t>(tuples.size()));
+}
+
+}  // namespace
+
+void FrameBuilder::Begin(int from_task, int to_task) {
+  bytes_.clear();
+  count_ = 0;
+  StringSink sink{&bytes_};
+  Packer pk(sink);
+  PackHeader(pk, FrameKind::kTuples, from_task, to_task);
+  // array32 with the count left open: a valid (if not minimal) msgpack header.
+  bytes_.push_back(static_cast<char>(0xdd));
+  count_at_ = bytes_.size();
+  bytes_.append(4, '\0');
+}
+
+void FrameBuilder::Add(int stream, const topology::Values& values,
+                       std::span<const topology::AckMeta::Anchor> anchors) {
+  StringSink sink{&bytes_};
+  Packer pk(sink);
+  pk.pack_array(3);
+  pk.pack_uint32(static_cast<uint32_t>(stream));
+  pk.pack_array(static_cast<uint32_t>(values.size()));
+  for (const Value& v : values) PackValue(pk, v);
+  pk.pack_array(static_cast<uint32_t>(2 * anchors.size()));
+  for (const auto& a : anchors) {
+    pk.pack_uint64(a.root);
+    pk.pack_uint64(a.edge);
+  }
+  ++count_;
+}
+
+std::string_view FrameBuilder::Finish() {
+  for (int i = 0; i < 4; ++i) {
+    bytes_[count_at_ + i] = static_cast<char>((count_ >> (24 - 8 * i)) & 0xff);
+  }
+  return bytes_;
+}
+
+void EncodeFrame(FrameKind kind, int from_task, int to_task,
+                 std::span<const topology::Tuple> tuples, const StreamTable& streams,
+                 std::string& out) {
+  if (kind != FrameKind::kTuples) {
+    if (!tuples.empty()) throw std::invalid_argument("a control frame carries no tuples");
+    EncodeControlFrame(kind, from_task, to_task, out);
+    return;
+  }
+  FrameBuilder builder;
+  builder.Begin(from_task, to_task);
   const topology::StreamSchema* last_schema = nullptr;
   int last_index = -1;
   for (const topology::Tuple& t : tuples) {
@@ -177,65 +128,55 @@ void EncodeFrame(FrameKind kind, int from_task, int to_task,
                         t.GetSourceStreamId(), t.GetSourceComponent()));
       }
     }
-    pk.pack_array(3);
-    pk.pack_uint32(static_cast<uint32_t>(last_index));
-    pk.pack_array(static_cast<uint32_t>(t.size()));
-    for (const Value& v : t.GetValues()) PackValue(pk, v);
-    const auto& anchors = t.ack().anchors;
-    pk.pack_array(static_cast<uint32_t>(2 * anchors.size()));
-    for (const auto& a : anchors) {
-      pk.pack_uint64(a.root);
-      pk.pack_uint64(a.edge);
-    }
+    builder.Add(last_index, t.GetValues(), t.ack().anchors);
   }
+  out.append(builder.Finish());
 }
 
-DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Frame& out,
-                         std::string* error) {
-  Reader r(error);
-  msgpack::object_handle handle;
-  try {
-    // Limits keep a forged length (an array "of 4 billion elements") from allocating more than
-    // the frame could possibly hold.
-    const std::size_t n = bytes.size();
-    const msgpack::unpack_limit limit(n, n / 2, n, n, n, 64);
-    std::size_t offset = 0;
-    // Strings and binaries are referenced in `bytes`, not copied into msgpack's zone: the
-    // tuples copy them once, into their Values.
-    const auto reference = [](msgpack::type::object_type, std::size_t, void*) { return true; };
-    handle = msgpack::unpack(bytes.data(), n, offset, reference, nullptr, limit);
-    if (offset != n) {
-      r.Fail(fmt::format("{} trailing bytes after the frame", n - offset));
-      return DecodeStatus::kMalformed;
-    }
-  } catch (const std::exception& e) {
-    r.Fail(fmt::format("not a msgpack frame: {}", e.what()));
+void EncodeControlFrame(FrameKind kind, int from_task, int to_task, std::string& out) {
+  StringSink sink{&out};
+  Packer pk(sink);
+  PackHeader(pk, kind, from_task, to_task);
+  pk.pack_array(0);
+}
+
+void EncodeCreditFrame(int task, uint64_t tuples, std::string& out) {
+  StringSink sink{&out};
+  Packer pk(sink);
+  PackHeader(pk, FrameKind::kCredit, task, 0);
+  pk.pack_uint64(tuples);
+}
+
+namespace {
+
+bool KnownKind(uint64_t kind) { return (kind >= 1 && kind <= 3) || kind == 6 || kind == 7; }
+
+// Reads everything up to and including the body's header into `h`.
+DecodeStatus ReadHeader(MsgpackReader& r, FrameHeader& h) {
+  uint32_t parts = 0;
+  if (!r.ReadArrayHeader(parts, "the frame")) return DecodeStatus::kMalformed;
+  if (parts == 0) {
+    r.Fail("the frame is an empty array");
     return DecodeStatus::kMalformed;
   }
-  const msgpack::object& root = handle.get();
-  if (!r.Array(root, "the frame") || root.via.array.size < 1) {
-    if (root.type == msgpack::type::ARRAY) r.Fail("the frame is an empty array");
-    return DecodeStatus::kMalformed;
-  }
-  const msgpack::object* f = root.via.array.ptr;
   uint64_t version = 0;
-  if (!r.Uint(f[0], version, "the version")) return DecodeStatus::kMalformed;
+  if (!r.ReadUint(version, "the version")) return DecodeStatus::kMalformed;
   if (version != kWireVersion) {
     r.Fail(fmt::format("frame version {}, expected {}", version, kWireVersion));
     return DecodeStatus::kWrongVersion;
   }
-  if (root.via.array.size != 5) {
-    r.Fail(fmt::format("the frame has {} parts, expected 5", root.via.array.size));
+  if (parts != 5) {
+    r.Fail(fmt::format("the frame has {} parts, expected 5", parts));
     return DecodeStatus::kMalformed;
   }
   uint64_t kind = 0;
   int64_t from = 0, to = 0;
-  if (!r.Uint(f[1], kind, "the kind") || !r.Int(f[2], from, "the sender task") ||
-      !r.Int(f[3], to, "the receiver task") || !r.Array(f[4], "the tuples")) {
+  if (!r.ReadUint(kind, "the kind")) return DecodeStatus::kMalformed;
+  if (!KnownKind(kind)) {
+    r.Fail(fmt::format("unknown frame kind {}", kind));
     return DecodeStatus::kMalformed;
   }
-  if (kind < 1 || kind > 3) {
-    r.Fail(fmt::format("unknown frame kind {}", kind));
+  if (!r.ReadInt(from, "the sender task") || !r.ReadInt(to, "the receiver task")) {
     return DecodeStatus::kMalformed;
   }
   if (from < 0 || from > std::numeric_limits<int>::max() || to < 0 ||
@@ -243,62 +184,105 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
     r.Fail("a task id is out of range");
     return DecodeStatus::kMalformed;
   }
-  out.kind = static_cast<FrameKind>(kind);
-  out.from_task = static_cast<int>(from);
-  out.to_task = static_cast<int>(to);
-  out.tuples.clear();
-  const msgpack::object_array& tuples = f[4].via.array;
-  out.tuples.reserve(tuples.size);
-  for (uint32_t i = 0; i < tuples.size; ++i) {
-    const msgpack::object& t = tuples.ptr[i];
-    if (!r.Array(t, "a tuple") || t.via.array.size != 3) {
-      if (t.type == msgpack::type::ARRAY) r.Fail("a tuple does not have 3 parts");
+  h.kind = static_cast<FrameKind>(kind);
+  h.from_task = static_cast<int>(from);
+  h.to_task = static_cast<int>(to);
+  h.count = 0;
+  if (h.kind == FrameKind::kCredit) {
+    if (!r.ReadUint(h.count, "the credit")) return DecodeStatus::kMalformed;
+    return DecodeStatus::kOk;
+  }
+  uint32_t n = 0;
+  if (!r.ReadArrayHeader(n, "the tuples")) return DecodeStatus::kMalformed;
+  if (h.kind != FrameKind::kTuples && n != 0) {
+    r.Fail("a control frame carries tuples");
+    return DecodeStatus::kMalformed;
+  }
+  h.count = n;
+  return DecodeStatus::kOk;
+}
+
+DecodeStatus Finish(MsgpackReader& r, DecodeStatus status, std::string* error) {
+  if (status == DecodeStatus::kOk && r.remaining() != 0) {
+    r.Fail(fmt::format("{} trailing bytes after the frame", r.remaining()));
+    status = DecodeStatus::kMalformed;
+  }
+  if (status != DecodeStatus::kOk && error != nullptr) *error = r.error();
+  return status;
+}
+
+DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams, Frame& out) {
+  out.tuples.reserve(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t parts = 0;
+    if (!r.ReadArrayHeader(parts, "a tuple")) return DecodeStatus::kMalformed;
+    if (parts != 3) {
+      r.Fail("a tuple does not have 3 parts");
       return DecodeStatus::kMalformed;
     }
     uint64_t stream = 0;
-    if (!r.Uint(t.via.array.ptr[0], stream, "a tuple's stream") ||
-        !r.Array(t.via.array.ptr[1], "a tuple's values") ||
-        !r.Array(t.via.array.ptr[2], "a tuple's anchors")) {
-      return DecodeStatus::kMalformed;
-    }
+    if (!r.ReadUint(stream, "a tuple's stream")) return DecodeStatus::kMalformed;
     const topology::StreamSchema* schema = streams.At(stream);
     if (schema == nullptr) {
       r.Fail(fmt::format("stream number {} does not exist (the topology has {})", stream,
                          streams.size()));
       return DecodeStatus::kUnknownStream;
     }
-    const msgpack::object_array& values = t.via.array.ptr[1].via.array;
-    if (values.size != schema->fields->size()) {
+    uint32_t values = 0;
+    if (!r.ReadArrayHeader(values, "a tuple's values")) return DecodeStatus::kMalformed;
+    if (values != schema->fields->size()) {
       r.Fail(fmt::format("a tuple of stream '{}' of '{}' has {} values, expected {}",
-                         schema->stream, schema->component, values.size, schema->fields->size()));
+                         schema->stream, schema->component, values, schema->fields->size()));
       return DecodeStatus::kMalformed;
     }
     // Built in place: the tuple is constructed once, in the output vector.
     topology::Tuple& tuple = out.tuples.emplace_back(schema, out.from_task, topology::Values());
     topology::Values& vals = tuple.MutableValues();
-    vals.resize(values.size);
-    for (uint32_t k = 0; k < values.size; ++k) {
-      if (!r.ToValue(values.ptr[k], vals[k])) return DecodeStatus::kMalformed;
+    vals.resize(values);
+    for (topology::Value& v : vals) {
+      if (!r.ReadValue(v)) return DecodeStatus::kMalformed;
     }
-    const msgpack::object_array& anchors = t.via.array.ptr[2].via.array;
-    if (anchors.size % 2 != 0) {
+    uint32_t anchors = 0;
+    if (!r.ReadArrayHeader(anchors, "a tuple's anchors")) return DecodeStatus::kMalformed;
+    if (anchors % 2 != 0) {
       r.Fail("a tuple's anchors are not (root, edge) pairs");
       return DecodeStatus::kMalformed;
     }
-    for (uint32_t k = 0; k < anchors.size; k += 2) {
+    if (anchors > 0) tuple.mutable_ack().anchors.reserve(anchors / 2);
+    for (uint32_t k = 0; k < anchors; k += 2) {
       topology::AckMeta::Anchor a;
-      if (!r.Uint(anchors.ptr[k], a.root, "an anchor root") ||
-          !r.Uint(anchors.ptr[k + 1], a.edge, "an anchor edge")) {
+      if (!r.ReadUint(a.root, "an anchor root") || !r.ReadUint(a.edge, "an anchor edge")) {
         return DecodeStatus::kMalformed;
       }
       tuple.mutable_ack().anchors.push_back(a);
     }
   }
-  if (out.kind != FrameKind::kTuples && !out.tuples.empty()) {
-    r.Fail("a control frame carries tuples");
-    return DecodeStatus::kMalformed;
-  }
   return DecodeStatus::kOk;
+}
+
+}  // namespace
+
+DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Frame& out,
+                         std::string* error) {
+  MsgpackReader r(bytes);
+  FrameHeader h;
+  out.tuples.clear();
+  DecodeStatus status = ReadHeader(r, h);
+  if (status == DecodeStatus::kOk) {
+    out.kind = h.kind;
+    out.from_task = h.from_task;
+    out.to_task = h.to_task;
+    out.credit = h.kind == FrameKind::kCredit ? h.count : 0;
+    if (h.kind == FrameKind::kTuples) status = ReadTuples(r, h.count, streams, out);
+  }
+  return Finish(r, status, error);
+}
+
+DecodeStatus PeekFrameHeader(std::string_view bytes, FrameHeader& out, std::string* error) {
+  MsgpackReader r(bytes);
+  const DecodeStatus status = ReadHeader(r, out);
+  if (status != DecodeStatus::kOk && error != nullptr) *error = r.error();
+  return status;
 }
 
 }  // namespace tempest::transport

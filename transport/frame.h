@@ -20,6 +20,8 @@ enum class FrameKind : uint8_t {
   kEndOfStream = 2,     // the sender will send nothing more on this channel
   kEndOfStreamAck = 3,  // the receiver confirms an end-of-stream (shutdown handshake)
   // 4: watermark, 5: checkpoint barrier — reserved for the windowing and checkpoint issues
+  kCredit = 6,  // from_task's queue took `credit` more tuples from the receiving worker
+  kHello = 7,   // connection check between workers: from/to are worker indices, not tasks
 };
 
 // A decoded frame. Tuples borrow their schemas from the StreamTable.
@@ -28,6 +30,15 @@ struct Frame {
   int from_task = 0;
   int to_task = 0;
   std::vector<topology::Tuple> tuples;  // kTuples only
+  uint64_t credit = 0;                  // kCredit only
+};
+
+// What a receiver needs to route a frame without decoding its tuples.
+struct FrameHeader {
+  FrameKind kind = FrameKind::kTuples;
+  int from_task = 0;
+  int to_task = 0;
+  uint64_t count = 0;  // tuples in a kTuples frame; the credit of a kCredit frame; else 0
 };
 
 // Appends one frame to `out`. Every tuple's schema must be in `streams`, else
@@ -35,6 +46,30 @@ struct Frame {
 void EncodeFrame(FrameKind kind, int from_task, int to_task,
                  std::span<const topology::Tuple> tuples, const StreamTable& streams,
                  std::string& out);
+
+// Builds one kTuples frame tuple by tuple, straight from the emitted values: the sender's path
+// to another worker makes no Tuple objects. The tuple count is patched in by Finish(). Reusable:
+// Begin() keeps the buffer's capacity. Single-threaded.
+class FrameBuilder {
+ public:
+  void Begin(int from_task, int to_task);
+  void Add(int stream, const topology::Values& values,
+           std::span<const topology::AckMeta::Anchor> anchors = {});
+  // The finished frame; valid until the next Begin().
+  std::string_view Finish();
+  uint32_t count() const noexcept { return count_; }
+  std::size_t bytes() const noexcept { return bytes_.size(); }
+
+ private:
+  std::string bytes_;
+  std::size_t count_at_ = 0;
+  uint32_t count_ = 0;
+};
+
+// Appends a frame without tuples (end-of-stream, its ack, hello).
+void EncodeControlFrame(FrameKind kind, int from_task, int to_task, std::string& out);
+// Appends a credit frame: `task` has room for `tuples` more tuples from the receiving worker.
+void EncodeCreditFrame(int task, uint64_t tuples, std::string& out);
 
 enum class DecodeStatus {
   kOk,
@@ -47,5 +82,9 @@ enum class DecodeStatus {
 // other than kOk and a one-line `error` saying what was wrong, and `out` is unspecified.
 DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Frame& out,
                          std::string* error = nullptr);
+// Reads only the version, kind, tasks and the body's size (cheap: a few bytes), for routing. A
+// kOk here does not mean the tuples will decode; DecodeFrame checks the rest.
+DecodeStatus PeekFrameHeader(std::string_view bytes, FrameHeader& out,
+                             std::string* error = nullptr);
 
 }  // namespace tempest::transport

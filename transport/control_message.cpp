@@ -1,0 +1,135 @@
+#include "transport/control_message.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <msgpack.hpp>
+
+#include "transport/msgpack_reader.h"
+
+namespace tempest::transport {
+namespace {
+
+struct StringSink {
+  std::string* out;
+  void write(const char* data, std::size_t size) { out->append(data, size); }
+};
+
+constexpr uint64_t kControlVersion = 1;
+constexpr uint32_t kParts = 13;
+
+void PackString(msgpack::packer<StringSink>& pk, const std::string& s) {
+  pk.pack_str(static_cast<uint32_t>(s.size()));
+  pk.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
+}
+
+bool ReadSmallInt(MsgpackReader& r, int& out, const char* what) {
+  int64_t v = 0;
+  if (!r.ReadInt(v, what)) return false;
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+    return r.Fail(fmt::format("{} is out of range", what));
+  }
+  out = static_cast<int>(v);
+  return true;
+}
+
+}  // namespace
+
+void AppendControlMessage(const ControlMessage& m, std::string& out) {
+  const std::size_t at = out.size();
+  out.append(kControlHeaderBytes, '\0');
+  StringSink sink{&out};
+  msgpack::packer<StringSink> pk(sink);
+  pk.pack_array(kParts);
+  pk.pack_uint64(kControlVersion);
+  pk.pack_uint8(static_cast<uint8_t>(m.type));
+  pk.pack_int32(m.worker);
+  pk.pack_int64(m.pid);
+  PackString(pk, m.text);
+  pk.pack_uint64(m.fingerprint);
+  pk.pack_int32(m.task);
+  m.completed ? pk.pack_true() : pk.pack_false();
+  pk.pack_uint64(m.dropped_frames);
+  pk.pack_int32(m.incarnation);
+  pk.pack_array(static_cast<uint32_t>(m.tasks.size()));
+  for (const TaskCounters& t : m.tasks) {
+    pk.pack_array(8);
+    pk.pack_int32(t.task);
+    for (uint64_t v : {t.emitted, t.executed, t.acked, t.failed, t.errors, t.queue_high_water,
+                       t.blocked_pushes}) {
+      pk.pack_uint64(v);
+    }
+  }
+  pk.pack_array(static_cast<uint32_t>(m.endpoints.size()));
+  for (const std::string& e : m.endpoints) PackString(pk, e);
+  pk.pack_array(static_cast<uint32_t>(m.finished.size()));
+  for (int t : m.finished) pk.pack_int32(t);
+  const auto n = static_cast<uint32_t>(out.size() - at - kControlHeaderBytes);
+  for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>((n >> (24 - 8 * i)) & 0xff);
+}
+
+uint32_t ControlBodyLength(const char* header) noexcept {
+  uint32_t n = 0;
+  for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(header[i]);
+  return n;
+}
+
+bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string* error) {
+  MsgpackReader r(body);
+  const auto fail = [&](bool) {
+    if (error != nullptr) *error = r.error();
+    return false;
+  };
+  uint32_t parts = 0;
+  uint64_t version = 0, type = 0;
+  if (!r.ReadArrayHeader(parts, "the control message") || !r.ReadUint(version, "the version")) {
+    return fail(false);
+  }
+  if (version != kControlVersion || parts != kParts) {
+    return fail(
+        r.Fail(fmt::format("control message version {} with {} parts, expected version "
+                           "{} with {}",
+                           version, parts, kControlVersion, kParts)));
+  }
+  if (!r.ReadUint(type, "the type")) return fail(false);
+  if (type < 1 || type > static_cast<uint64_t>(ControlType::kExit)) {
+    return fail(r.Fail(fmt::format("unknown control message type {}", type)));
+  }
+  m.type = static_cast<ControlType>(type);
+  if (!ReadSmallInt(r, m.worker, "the worker") || !r.ReadInt(m.pid, "the pid") ||
+      !r.ReadString(m.text, "the text") || !r.ReadUint(m.fingerprint, "the fingerprint") ||
+      !ReadSmallInt(r, m.task, "the task") || !r.ReadBool(m.completed, "completed") ||
+      !r.ReadUint(m.dropped_frames, "the dropped frames") ||
+      !ReadSmallInt(r, m.incarnation, "the incarnation")) {
+    return fail(false);
+  }
+  uint32_t n = 0;
+  if (!r.ReadArrayHeader(n, "the tasks")) return fail(false);
+  m.tasks.assign(n, {});
+  for (TaskCounters& t : m.tasks) {
+    uint32_t k = 0;
+    if (!r.ReadArrayHeader(k, "task counters")) return fail(false);
+    if (k != 8) return fail(r.Fail("task counters do not have 8 parts"));
+    if (!ReadSmallInt(r, t.task, "a task")) return fail(false);
+    for (uint64_t* v : {&t.emitted, &t.executed, &t.acked, &t.failed, &t.errors,
+                        &t.queue_high_water, &t.blocked_pushes}) {
+      if (!r.ReadUint(*v, "a counter")) return fail(false);
+    }
+  }
+  if (!r.ReadArrayHeader(n, "the endpoints")) return fail(false);
+  m.endpoints.assign(n, {});
+  for (std::string& e : m.endpoints) {
+    if (!r.ReadString(e, "an endpoint")) return fail(false);
+  }
+  if (!r.ReadArrayHeader(n, "the finished tasks")) return fail(false);
+  m.finished.assign(n, 0);
+  for (int& t : m.finished) {
+    if (!ReadSmallInt(r, t, "a finished task")) return fail(false);
+  }
+  if (r.remaining() != 0) {
+    return fail(r.Fail(fmt::format("{} trailing bytes after the control message", r.remaining())));
+  }
+  return true;
+}
+
+}  // namespace tempest::transport

@@ -1,0 +1,102 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "topology/value.h"
+
+namespace tempest::transport {
+
+// A bounds-checked reader of msgpack bytes that builds Values straight from the buffer: no object
+// tree, no zone, one pass. Every read returns false instead of throwing and leaves a one-line
+// reason in error(); the first failure sticks. Lengths are checked against the bytes left, so a
+// forged length ("an array of 4 billion elements") fails before anything is allocated. Internal
+// to the transport (frame.cpp); not thread-safe.
+class MsgpackReader {
+ public:
+  explicit MsgpackReader(std::string_view bytes) noexcept
+      : p_(reinterpret_cast<const unsigned char*>(bytes.data())),
+        end_(p_ + bytes.size()),
+        begin_(p_) {}
+
+  std::size_t offset() const noexcept { return static_cast<std::size_t>(p_ - begin_); }
+  std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - p_); }
+  const std::string& error() const noexcept { return error_; }
+  bool Fail(std::string message);
+
+  // The fixed-size forms (what Tempest's encoder writes for small values) are inline; the rest
+  // goes through the out-of-line general readers.
+  bool ReadArrayHeader(uint32_t& n, const char* what) {
+    if (p_ < end_ && *p_ >= 0x90 && *p_ <= 0x9f) [[likely]] {
+      n = *p_++ & 0x0f;
+      return n <= remaining() || Need(n);
+    }
+    return ReadArrayHeaderSlow(n, what);
+  }
+  bool ReadUint(uint64_t& out, const char* what) {
+    if (p_ < end_ && *p_ <= 0x7f) [[likely]] {
+      out = *p_++;
+      return true;
+    }
+    return ReadUintSlow(out, what);
+  }
+  bool ReadInt(int64_t& out, const char* what) {
+    if (p_ < end_ && *p_ <= 0x7f) [[likely]] {
+      out = *p_++;
+      return true;
+    }
+    return ReadIntSlow(out, what);
+  }
+  bool ReadString(std::string& out, const char* what);
+  bool ReadBool(bool& out, const char* what);
+  // Any value a tuple may hold (nesting up to kMaxDepth).
+  bool ReadValue(topology::Value& out) {
+    if (p_ < end_) [[likely]] {
+      const unsigned char m = *p_;
+      if (m <= 0x7f) {
+        ++p_;
+        out = topology::Value(static_cast<int64_t>(m));
+        return true;
+      }
+      if (m >= 0xa0 && m <= 0xbf) {
+        const std::size_t n = m & 0x1f;
+        if (n < remaining()) [[likely]] {
+          out = topology::Value(std::string(reinterpret_cast<const char*>(p_ + 1), n));
+          p_ += n + 1;
+          return true;
+        }
+      }
+    }
+    return ReadValue(out, 0);
+  }
+
+  static constexpr int kMaxDepth = 64;
+
+ private:
+  bool ReadArrayHeaderSlow(uint32_t& n, const char* what);
+  bool ReadUintSlow(uint64_t& out, const char* what);
+  bool ReadIntSlow(int64_t& out, const char* what);
+  bool ReadValue(topology::Value& out, int depth);
+  bool Need(std::size_t n);
+  // Reads a big-endian unsigned integer of N bytes.
+  template <int N>
+  bool Be(uint64_t& out) {
+    if (!Need(N)) return false;
+    uint64_t v = 0;
+    for (int i = 0; i < N; ++i) v = (v << 8) | p_[i];
+    p_ += N;
+    out = v;
+    return true;
+  }
+  bool Length(unsigned char marker, uint32_t& n);
+  bool Bytes(uint32_t n, std::string& out);
+
+  const unsigned char* p_;
+  const unsigned char* end_;
+  const unsigned char* begin_;
+  std::string error_;
+};
+
+}  // namespace tempest::transport

@@ -1,0 +1,152 @@
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <zmq.hpp>
+
+#include "transport/transport.h"
+
+namespace tempest::transport {
+namespace {
+
+class ZmqTransport final : public Transport {
+ public:
+  explicit ZmqTransport(const TransportOptions& options)
+      : options_(options), context_(1), pull_(context_, zmq::socket_type::pull) {
+    pull_.set(zmq::sockopt::rcvhwm, options_.receive_hwm);
+    pull_.set(zmq::sockopt::linger, 0);
+    const std::string wanted =
+        options_.endpoint == EndpointKind::kIpc
+            ? fmt::format("ipc://{}/worker-{}.sock", options_.run_dir, options_.self)
+            : std::string("tcp://127.0.0.1:*");
+    try {
+      pull_.bind(wanted);
+    } catch (const zmq::error_t& e) {
+      throw std::runtime_error(fmt::format("cannot listen on {}: {}", wanted, e.what()));
+    }
+    endpoint_ = pull_.get(zmq::sockopt::last_endpoint);
+  }
+
+  ~ZmqTransport() override {
+    for (auto& peer : peers_) {
+      if (peer && peer->socket) peer->socket->close();
+    }
+    pull_.close();
+    context_.close();
+  }
+
+  const std::string& endpoint() const noexcept override { return endpoint_; }
+
+  void Connect(const std::vector<std::string>& endpoints) override {
+    peers_.resize(endpoints.size());
+    for (std::size_t i = 0; i < endpoints.size(); ++i) {
+      if (static_cast<int>(i) == options_.self) continue;
+      peers_[i] = std::make_unique<Peer>();
+      std::lock_guard lock(peers_[i]->mu);
+      Open(*peers_[i], endpoints[i]);
+    }
+  }
+
+  void Reconnect(int peer, const std::string& endpoint) override {
+    Peer& p = *peers_.at(peer);
+    std::lock_guard lock(p.mu);
+    p.socket->set(zmq::sockopt::linger, 0);
+    p.socket->close();
+    Open(p, endpoint);
+  }
+
+  bool Send(int peer, std::string_view bytes) override {
+    Peer& p = *peers_[peer];
+    std::lock_guard lock(p.mu);
+    if (!p.socket) return false;
+    try {
+      (void)p.socket->send(zmq::const_buffer(bytes.data(), bytes.size()), zmq::send_flags::none);
+    } catch (const zmq::error_t&) {
+      return false;  // the context is being torn down
+    }
+    sent_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  bool Receive(std::string& out, std::chrono::milliseconds timeout) override {
+    zmq::pollitem_t item{pull_.handle(), 0, ZMQ_POLLIN, 0};
+    try {
+      if (zmq::poll(&item, 1, timeout) == 0) return false;
+      zmq::message_t msg;
+      if (!pull_.recv(msg, zmq::recv_flags::dontwait)) return false;
+      out.assign(static_cast<const char*>(msg.data()), msg.size());
+    } catch (const zmq::error_t&) {
+      return false;
+    }
+    received_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  uint64_t sent() const noexcept override { return sent_.load(std::memory_order_relaxed); }
+  uint64_t received() const noexcept override { return received_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Peer {
+    std::mutex mu;
+    std::unique_ptr<zmq::socket_t> socket;
+  };
+
+  void Open(Peer& p, const std::string& endpoint) {
+    p.socket = std::make_unique<zmq::socket_t>(context_, zmq::socket_type::push);
+    p.socket->set(zmq::sockopt::sndhwm, options_.send_hwm);
+    // Shutdown never relies on linger (libzmq can drop a dying process's last messages even
+    // with -1); the end-of-stream handshake confirms delivery instead.
+    p.socket->set(zmq::sockopt::linger, 0);
+    try {
+      p.socket->connect(endpoint);
+    } catch (const zmq::error_t& e) {
+      throw std::runtime_error(fmt::format("cannot connect to {}: {}", endpoint, e.what()));
+    }
+  }
+
+  TransportOptions options_;
+  zmq::context_t context_;
+  zmq::socket_t pull_;
+  std::string endpoint_;
+  std::vector<std::unique_ptr<Peer>> peers_;
+  std::atomic<uint64_t> sent_{0};
+  std::atomic<uint64_t> received_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> MakeZmqTransport(const TransportOptions& options) {
+  return std::make_unique<ZmqTransport>(options);
+}
+
+std::string MakeRunDir(std::string_view name) {
+  std::string base;
+  for (const char* var : {"XDG_RUNTIME_DIR", "TMPDIR"}) {
+    const char* v = std::getenv(var);
+    struct stat st {};
+    if (v != nullptr && *v != '\0' && ::stat(v, &st) == 0 && S_ISDIR(st.st_mode) &&
+        ::access(v, W_OK) == 0) {
+      base = v;
+      break;
+    }
+  }
+  if (base.empty()) base = "/tmp";
+  // Socket paths are limited to 107 bytes: keep the name short and plain.
+  std::string clean;
+  for (char c : name.substr(0, 16)) clean += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  std::string path = fmt::format("{}/tempest-{}-XXXXXX", base, clean);
+  if (::mkdtemp(path.data()) == nullptr) {  // mkdtemp creates it with mode 0700
+    throw std::runtime_error(
+        fmt::format("cannot create a run folder {}: {}", path, std::strerror(errno)));
+  }
+  return path;
+}
+
+}  // namespace tempest::transport
