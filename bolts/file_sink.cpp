@@ -66,7 +66,8 @@ void FileSink::Prepare(const topology::TopologyContext& context,
                        topology::OutputCollector& collector) {
   out_ = &collector;
   int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
-  if (context.GetThisTaskIndex() == 0) flags |= O_TRUNC;
+  // Task 0 starts the file; a restarted worker's task appends to what the run already wrote.
+  if (context.GetThisTaskIndex() == 0 && !context.IsRestarted()) flags |= O_TRUNC;
   fd_ = ::open(config_.path.c_str(), flags, 0644);
   if (fd_ < 0) {
     throw std::runtime_error(

@@ -24,7 +24,8 @@ void ValidateFileSinkConfig(const FileSinkConfig& config);
 
 // Writes each tuple it receives as one JSON object line, keys = the tuple's field names in field
 // order (topology/json.h: AppendJsonObject). Task 0 truncates the file in Prepare (every task
-// prepares before any spout emits); every task then appends whole lines with O_APPEND, so the
+// prepares before any spout emits), unless its worker was restarted within the run (then it
+// continues the file); every task then appends whole lines with O_APPEND, so the
 // lines of several tasks never interleave. Lines are buffered and written when flush_ms has passed
 // (checked on every tuple and on the bolt's tick), at end-of-stream and in Cleanup; a tuple is
 // acked only once its line has been written (a failed write fails the tuples and reports it).

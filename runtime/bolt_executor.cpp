@@ -1,11 +1,14 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "runtime/emitter.h"
+#include "runtime/remote_link.h"
 #include "runtime/task_executor.h"
 #include "topology/bolt.h"
+#include "transport/frame.h"
 
 namespace tempest::runtime {
 namespace {
@@ -14,7 +17,8 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
  public:
   explicit BoltExecutor(ExecutorSetup setup)
       : TaskExecutor(std::move(setup)),
-        upstream_(UpstreamTasks(*setup_.spec, *setup_.layout, setup_.task).size()) {}
+        upstream_(UpstreamTasks(*setup_.spec, *setup_.layout, setup_.task)),
+        ended_(upstream_.size(), false) {}
 
  private:
   void Start() override {
@@ -32,10 +36,9 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
     Outbox& outbox = emitter_.outbox();
     const RunControl& control = *setup_.control;
     std::vector<Envelope> envelopes;
-    std::size_t ended = 0;
     const std::chrono::milliseconds tick = bolt_->TickInterval();
     auto next_tick = std::chrono::steady_clock::now() + tick;
-    while (ended < upstream_) {
+    while (ended_count_ < upstream_.size()) {
       const bool open =
           tick.count() > 0 ? inbox.PopAllUntil(envelopes, next_tick) : inbox.PopAll(envelopes);
       if (!open) break;
@@ -48,11 +51,15 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
               Execute(t);
             }
             break;
+          case Envelope::Kind::kFrame:
+            if (!ExecuteFrame(e)) return;
+            break;
           case Envelope::Kind::kEndOfStream:
-            ++ended;
+            EndOfStreamFrom(e.from_task);
             break;
         }
       }
+      ReturnCredits();
       if (tick.count() > 0 && std::chrono::steady_clock::now() >= next_tick) {
         try {
           bolt_->OnTick();
@@ -64,13 +71,59 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
       outbox.Flush();
       if (!outbox.open()) return;  // force-stopped
     }
-    if (ended < upstream_) return;  // force-stopped before the input ended
+    if (ended_count_ < upstream_.size()) return;  // force-stopped before the input ended
     try {
       bolt_->OnEndOfStream();
     } catch (const std::exception& e) {
       Error("OnEndOfStream threw", e.what());
     }
     outbox.SendEndOfStream(emitter_.router().DownstreamTasks());
+  }
+
+  // Decodes a batch from another worker and executes it; false if the run was cut short.
+  bool ExecuteFrame(const Envelope& e) {
+    RemoteLink& link = *setup_.link;
+    credits_.emplace_back(link.worker_of(e.from_task), e.frame_tuples);
+    std::string error;
+    const transport::DecodeStatus status =
+        transport::DecodeFrame(e.frame, *setup_.streams, decoded_, &error);
+    if (status != transport::DecodeStatus::kOk) {
+      link.DropFrame(fmt::format("task {}: {}", setup_.task, error));
+      return true;
+    }
+    for (const topology::Tuple& t : decoded_.tuples) {
+      if (setup_.control->aborted()) return false;
+      Execute(t);
+    }
+    return true;
+  }
+
+  // Gives the queue room just freed back to the workers that sent the frames, one credit
+  // message per worker per round.
+  void ReturnCredits() {
+    if (credits_.empty()) return;
+    std::sort(credits_.begin(), credits_.end());
+    for (std::size_t i = 0; i < credits_.size();) {
+      const int peer = credits_[i].first;
+      uint64_t tuples = 0;
+      for (; i < credits_.size() && credits_[i].first == peer; ++i) tuples += credits_[i].second;
+      setup_.link->ReturnCredit(peer, setup_.task, tuples);
+    }
+    credits_.clear();
+  }
+
+  // End-of-stream counts once per upstream task: a restarted worker's peers send theirs again.
+  void EndOfStreamFrom(int task) {
+    const auto it = std::lower_bound(upstream_.begin(), upstream_.end(), task);
+    if (it == upstream_.end() || *it != task) {
+      Error("end-of-stream", fmt::format("from task {}, which does not feed this task", task));
+      return;
+    }
+    const std::size_t i = static_cast<std::size_t>(it - upstream_.begin());
+    if (!ended_[i]) {
+      ended_[i] = true;
+      ++ended_count_;
+    }
   }
 
   void Execute(const topology::Tuple& t) {
@@ -96,8 +149,12 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
   void ResetTimeout(const topology::Tuple&) override {}
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
 
-  std::size_t upstream_;
+  const std::vector<int> upstream_;  // ascending
+  std::vector<bool> ended_;          // by position in upstream_
+  std::size_t ended_count_ = 0;
   std::unique_ptr<topology::Bolt> bolt_;
+  transport::Frame decoded_;                       // reused for every remote batch
+  std::vector<std::pair<int, uint64_t>> credits_;  // (worker, tuples) to give back
 };
 
 }  // namespace

@@ -10,15 +10,22 @@
 #include "runtime/task_queue.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
+#include "transport/stream_table.h"
 
 namespace tempest::runtime {
+
+class RemoteLink;
 
 // Everything an executor needs; owned by the cluster, which outlives its executors.
 struct ExecutorSetup {
   std::shared_ptr<const topology::TopologySpec> spec;
   std::shared_ptr<const topology::TaskLayout> layout;
   int task = 0;
-  std::vector<TaskQueue*> queues;  // by task id (index 0 unused)
+  // By task id (index 0 unused); nullptr for a task of another worker.
+  std::vector<TaskQueue*> queues;
+  RemoteLink* link = nullptr;                       // multi-process runs only
+  const transport::StreamTable* streams = nullptr;  // multi-process runs only
+  bool restarted = false;  // this task's worker was restarted within the run
   RunControl* control = nullptr;
   TaskMetrics* metrics = nullptr;
   Router::Options router;

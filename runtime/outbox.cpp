@@ -2,13 +2,39 @@
 
 #include <algorithm>
 
+#include "runtime/remote_link.h"
+
 namespace tempest::runtime {
 
-Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, std::size_t batch_size)
+Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, std::size_t batch_size,
+               RemoteLink* link, const transport::StreamTable* streams)
     : from_task_(from_task),
       queues_(std::move(queues)),
       batch_size_(std::max<std::size_t>(1, batch_size)),
-      pending_(queues_.size()) {}
+      link_(link),
+      streams_(streams),
+      pending_(queues_.size()),
+      frames_(queues_.size()) {}
+
+int Outbox::StreamIndex(const topology::StreamSchema* schema) {
+  if (schema != last_schema_) {
+    last_schema_ = schema;
+    last_stream_ = streams_->IndexOf(schema);
+  }
+  return last_stream_;
+}
+
+void Outbox::SendRemote(int task, const topology::StreamSchema* schema,
+                        const topology::Values& values) {
+  std::unique_ptr<transport::FrameBuilder>& frame = frames_[task];
+  if (!frame) frame = std::make_unique<transport::FrameBuilder>();
+  if (frame->count() == 0) {
+    frame->Begin(from_task_, task);
+    dirty_.push_back(task);
+  }
+  frame->Add(StreamIndex(schema), values);
+  if (frame->count() >= batch_size_) Hand(task);
+}
 
 void Outbox::Hand(int task) {
   std::erase(dirty_, task);
@@ -16,7 +42,14 @@ void Outbox::Hand(int task) {
 }
 
 void Outbox::Push(int task) {
-  Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task])};
+  if (queues_[task] == nullptr) {
+    transport::FrameBuilder& frame = *frames_[task];
+    const uint32_t count = frame.count();
+    if (!link_->SendTuples(task, frame.Finish(), count)) open_ = false;
+    frame.Begin(from_task_, task);  // keeps the buffer; count() is 0 again
+    return;
+  }
+  Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task]), {}, 0};
   pending_[task] = {};
   // The queue hands back a recycled buffer for the next batch to this task, if it has one.
   if (!queues_[task]->Push(std::move(e), &pending_[task])) open_ = false;
@@ -24,7 +57,9 @@ void Outbox::Push(int task) {
 
 void Outbox::Flush() {
   for (int task : dirty_) {
-    if (!pending_[task].empty()) Push(task);
+    const bool has_data =
+        queues_[task] == nullptr ? frames_[task]->count() > 0 : !pending_[task].empty();
+    if (has_data) Push(task);
   }
   dirty_.clear();
 }
@@ -32,9 +67,11 @@ void Outbox::Flush() {
 void Outbox::SendEndOfStream(const std::vector<int>& tasks) {
   Flush();
   for (int task : tasks) {
-    if (!queues_[task]->Push(Envelope{Envelope::Kind::kEndOfStream, from_task_, {}})) {
-      open_ = false;
-    }
+    const bool sent =
+        queues_[task] == nullptr
+            ? link_->SendEndOfStream(from_task_, task)
+            : queues_[task]->Push(Envelope{Envelope::Kind::kEndOfStream, from_task_, {}, {}, 0});
+    if (!sent) open_ = false;
   }
 }
 

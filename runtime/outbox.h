@@ -1,22 +1,35 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "runtime/task_queue.h"
 #include "topology/tuple.h"
+#include "transport/frame.h"
+#include "transport/stream_table.h"
 
 namespace tempest::runtime {
 
-// The outgoing batches of one task, one per destination task. A batch is handed to its
-// destination's queue when it reaches batch_size or on Flush(); handing over may block
-// (backpressure). Used only by the owning task's thread.
+class RemoteLink;
+
+// The outgoing batches of one task, one per destination task. A local destination gets a batch
+// of Tuples pushed to its queue; a remote one (another worker) gets the values encoded straight
+// into a frame (no Tuple is built) sent through the RemoteLink. A batch is handed over when it
+// reaches batch_size or on Flush(); handing over may block (backpressure: a full queue, or no
+// credit from the remote task). Used only by the owning task's thread.
 class Outbox {
  public:
-  // queues[t] is task t's inbound queue (index 0 unused).
-  Outbox(int from_task, std::vector<TaskQueue*> queues, std::size_t batch_size);
+  // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then `link`
+  // and `streams` must be given.
+  Outbox(int from_task, std::vector<TaskQueue*> queues, std::size_t batch_size,
+         RemoteLink* link = nullptr, const transport::StreamTable* streams = nullptr);
 
   void Send(int task, const topology::StreamSchema* schema, topology::Values&& values) {
+    if (queues_[task] == nullptr) {
+      SendRemote(task, schema, values);
+      return;
+    }
     std::vector<topology::Tuple>& batch = pending_[task];
     if (batch.empty()) {
       dirty_.push_back(task);
@@ -29,18 +42,25 @@ class Outbox {
   void Flush();
   // Flushes, then sends end-of-stream to each task in `tasks`.
   void SendEndOfStream(const std::vector<int>& tasks);
-  // False once a destination queue refused (the run is being force-stopped).
+  // False once a destination refused (the run is being force-stopped).
   bool open() const noexcept { return open_; }
 
  private:
   void Hand(int task);
   void Push(int task);
+  void SendRemote(int task, const topology::StreamSchema* schema, const topology::Values& values);
+  int StreamIndex(const topology::StreamSchema* schema);
 
   int from_task_;
   std::vector<TaskQueue*> queues_;
   std::size_t batch_size_;
+  RemoteLink* link_;
+  const transport::StreamTable* streams_;
   std::vector<std::vector<topology::Tuple>> pending_;
+  std::vector<std::unique_ptr<transport::FrameBuilder>> frames_;  // remote destinations
   std::vector<int> dirty_;
+  const topology::StreamSchema* last_schema_ = nullptr;
+  int last_stream_ = -1;
   bool open_ = true;
 };
 

@@ -7,9 +7,10 @@ namespace tempest::runtime {
 
 TaskExecutor::TaskExecutor(ExecutorSetup setup)
     : setup_(std::move(setup)),
-      context_(setup_.spec, setup_.layout, setup_.task),
+      context_(setup_.spec, setup_.layout, setup_.task, setup_.restarted),
       metrics_(*setup_.metrics),
-      emitter_(context_, setup_.router, Outbox(setup_.task, setup_.queues, setup_.batch_size),
+      emitter_(context_, setup_.router,
+               Outbox(setup_.task, setup_.queues, setup_.batch_size, setup_.link, setup_.streams),
                metrics_) {}
 
 void TaskExecutor::Run() {

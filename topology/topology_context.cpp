@@ -7,8 +7,12 @@
 namespace tempest::topology {
 
 TopologyContext::TopologyContext(std::shared_ptr<const TopologySpec> spec,
-                                 std::shared_ptr<const TaskLayout> layout, int task_id)
-    : spec_(std::move(spec)), layout_(std::move(layout)), task_id_(task_id) {}
+                                 std::shared_ptr<const TaskLayout> layout, int task_id,
+                                 bool restarted)
+    : spec_(std::move(spec)),
+      layout_(std::move(layout)),
+      task_id_(task_id),
+      restarted_(restarted) {}
 
 const Fields& TopologyContext::GetComponentOutputFields(std::string_view component,
                                                         std::string_view stream) const {

@@ -17,7 +17,7 @@ namespace tempest::topology {
 class TopologyContext {
  public:
   TopologyContext(std::shared_ptr<const TopologySpec> spec,
-                  std::shared_ptr<const TaskLayout> layout, int task_id);
+                  std::shared_ptr<const TaskLayout> layout, int task_id, bool restarted = false);
 
   int GetThisTaskId() const noexcept { return task_id_; }
   const std::string& GetThisComponentId() const { return layout_->ComponentOf(task_id_); }
@@ -41,11 +41,15 @@ class TopologyContext {
   const TopologySpec& GetRawTopology() const noexcept { return *spec_; }
   const TopologyConfig& GetTopologyConfig() const noexcept { return spec_->config; }
   const TaskLayout& GetTaskLayout() const noexcept { return *layout_; }
+  // True when this task's worker process was restarted within the run (after a crash): state
+  // kept outside the process, such as an output file, should be continued, not started over.
+  bool IsRestarted() const noexcept { return restarted_; }
 
  private:
   std::shared_ptr<const TopologySpec> spec_;
   std::shared_ptr<const TaskLayout> layout_;
   int task_id_;
+  bool restarted_;
 };
 
 }  // namespace tempest::topology

@@ -1,0 +1,116 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "runtime/task_queue.h"
+#include "transport/transport.h"
+
+namespace tempest::runtime {
+
+// One worker's connection to the others: sends frames to remote tasks with credit-based flow
+// control, receives frames on its own thread and hands them to local task queues, and keeps the
+// end-of-stream handshake.
+//
+// Flow control: for every remote task, this worker may have at most `credit_tuples` tuples in
+// flight (sent but not yet taken from that task's queue). A sender blocks until the remote task
+// returns credit, so a slow remote bolt slows exactly its producers, as a full local queue does,
+// and the receiving thread never has to block (which would stall every task of its worker
+// behind one slow one).
+//
+// Handshake: every end-of-stream sent to a remote task is confirmed by the receiving worker;
+// AllEndOfStreamConfirmed() says when everything this worker sent has arrived (ZeroMQ's FIFO
+// order: a confirmed end-of-stream follows all of its sender's tuples). Exiting before that can
+// lose the last messages (libzmq #4660).
+//
+// Thread-safety: every public method may be called from any thread.
+class RemoteLink {
+ public:
+  struct Options {
+    int self = 0;                // this worker's index
+    int workers = 1;             // how many workers the run has
+    std::vector<int> worker_of;  // worker index of each task id (index 0 unused)
+    uint64_t credit_tuples = 16 * 1024;
+    // Called when a waiter may want to look again: every peer heard from, every end-of-stream
+    // confirmed. May be empty.
+    std::function<void()> notify;
+  };
+
+  RemoteLink(std::unique_ptr<transport::Transport> transport, Options options);
+  ~RemoteLink();  // stops the receiving thread
+  RemoteLink(const RemoteLink&) = delete;
+  RemoteLink& operator=(const RemoteLink&) = delete;
+
+  const std::string& endpoint() const noexcept { return transport_->endpoint(); }
+  int worker_of(int task) const noexcept { return options_.worker_of[task]; }
+  bool IsLocal(int task) const noexcept {
+    return task >= 1 && task < static_cast<int>(options_.worker_of.size()) &&
+           options_.worker_of[task] == options_.self;
+  }
+
+  // Starts receiving; frames for task t go to local_queues[t] (nullptr: not running here, the
+  // frame is dropped and counted).
+  void StartReceiving(std::vector<TaskQueue*> local_queues);
+  // Connects to every peer and greets it (a hello frame).
+  void Connect(const std::vector<std::string>& endpoints);
+  // Every peer's hello has arrived (each directed channel into this worker works).
+  bool HeardFromAllPeers() const;
+  // A peer was restarted: reconnect, restore its tasks' credit, greet it, and send again the
+  // end-of-stream of every local task that had already ended towards its tasks.
+  void PeerRestarted(int peer, const std::string& endpoint);
+
+  // Sends a finished kTuples frame of `count` tuples to remote task `to_task`; blocks until it
+  // has the credit. False once closed.
+  bool SendTuples(int to_task, std::string_view frame, uint32_t count);
+  bool SendEndOfStream(int from_task, int to_task);
+  // Task `task` (local) has taken `tuples` tuples that worker `peer` sent it: give the credit
+  // back.
+  void ReturnCredit(int peer, int task, uint64_t tuples);
+  bool AllEndOfStreamConfirmed() const;
+
+  // Counts a frame that could not be used, with a (rate-limited) log line saying why.
+  void DropFrame(std::string_view why);
+  uint64_t dropped_frames() const noexcept { return dropped_.load(std::memory_order_relaxed); }
+
+  // Wakes every blocked sender; later sends fail. Receiving goes on until destruction.
+  void Close();
+
+ private:
+  struct Credit {
+    std::mutex mu;
+    std::condition_variable cv;
+    uint64_t available = 0;
+  };
+
+  void ReceiveLoop();
+  void Handle(std::string& message);
+  void Notify() {
+    if (options_.notify) options_.notify();
+  }
+
+  std::unique_ptr<transport::Transport> transport_;
+  Options options_;
+  std::vector<std::unique_ptr<Credit>> credit_;  // by task id: remote tasks only
+  std::vector<TaskQueue*> local_queues_;
+  std::atomic<bool> closed_{false};
+  std::atomic<bool> stopping_{false};
+  std::atomic<uint64_t> dropped_{0};
+
+  mutable std::mutex mu_;                      // guards the sets below
+  std::set<int> heard_from_;                   // peers whose hello arrived
+  std::set<std::pair<int, int>> eos_sent_;     // (from local task, to remote task)
+  std::set<std::pair<int, int>> eos_pending_;  // sent, not yet confirmed
+  std::thread receiver_;
+};
+
+}  // namespace tempest::runtime

@@ -1,0 +1,32 @@
+#include "runtime/run_summary.h"
+
+namespace tempest::runtime {
+
+const ComponentSummary* RunSummary::Find(std::string_view id) const noexcept {
+  for (const ComponentSummary& c : components) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLayout& layout,
+                     const std::vector<TaskSnapshot>& tasks) {
+  RunSummary summary;
+  for (const topology::ComponentSpec& c : spec.components) {
+    ComponentSummary cs;
+    cs.id = c.id;
+    cs.tasks = static_cast<int>(layout.TasksOf(c.id).size());
+    for (const TaskSnapshot& t : tasks) {
+      if (t.component != c.id) continue;
+      cs.emitted += t.emitted;
+      cs.executed += t.executed;
+      cs.acked += t.acked;
+      cs.failed += t.failed;
+      cs.errors += t.errors;
+    }
+    summary.components.push_back(std::move(cs));
+  }
+  return summary;
+}
+
+}  // namespace tempest::runtime

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/task_layout.h"
+#include "topology/topology_spec.h"
+
+namespace tempest::runtime {
+
+struct LocalRunOptions {
+  // Tuples a task's inbound queue holds before its producers block (backpressure).
+  std::size_t queue_capacity = 16 * 1024;
+  // Tuples per hand-off between tasks; a partial batch is flushed whenever its producer runs
+  // out of input (and at least every millisecond for a busy spout).
+  std::size_t batch_size = 256;
+  // How long a Stop() may drain before the run is cut short.
+  std::chrono::milliseconds stop_timeout{10'000};
+  // Seed of the shuffle orders and random choices of the groupings (reproducible runs).
+  uint64_t seed = 0x7E3D57;
+};
+
+// Totals of one component over a run.
+struct ComponentSummary {
+  std::string id;
+  int tasks = 0;
+  uint64_t emitted = 0;
+  uint64_t executed = 0;
+  uint64_t acked = 0;
+  uint64_t failed = 0;
+  uint64_t errors = 0;
+};
+
+struct RunSummary {
+  std::vector<ComponentSummary> components;  // in topology order
+  double seconds = 0;
+  bool completed = false;       // every task ended by end-of-stream (not force-stopped)
+  std::string error;            // the fatal error that ended the run, if any
+  int workers = 1;              // worker processes (1: the run stayed in one process)
+  int restarts = 0;             // worker processes restarted after a crash or hang
+  uint64_t dropped_frames = 0;  // malformed or misaddressed frames received, counted and dropped
+
+  const ComponentSummary* Find(std::string_view id) const noexcept;
+};
+
+// Per-task live view, for progress displays and tests.
+struct TaskSnapshot {
+  int task = 0;
+  std::string component;
+  uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0;
+  std::size_t queue_high_water = 0;  // most tuples ever queued for this task
+  uint64_t blocked_pushes = 0;       // times a producer waited for room in its queue
+};
+
+// Totals per component (in spec order) of the given task counters; the other fields are left for
+// the caller.
+RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLayout& layout,
+                     const std::vector<TaskSnapshot>& tasks);
+
+}  // namespace tempest::runtime

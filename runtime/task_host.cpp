@@ -1,0 +1,99 @@
+#include "runtime/task_host.h"
+
+#include <algorithm>
+
+#include "runtime/executor.h"
+#include "runtime/remote_link.h"
+
+namespace tempest::runtime {
+
+TaskHost::TaskHost(std::shared_ptr<const topology::TopologySpec> spec,
+                   std::shared_ptr<const topology::TaskLayout> layout, Options options)
+    : spec_(std::move(spec)), layout_(std::move(layout)), options_(std::move(options)) {
+  const int tasks = layout_->task_count();
+  if (options_.tasks.empty() && options_.link == nullptr) {
+    for (int t = 1; t <= tasks; ++t) options_.tasks.push_back(t);
+  }
+  queues_.resize(tasks + 1);
+  queue_ptrs_.assign(tasks + 1, nullptr);
+  metrics_.resize(tasks + 1);
+  for (int t : options_.tasks) {
+    queues_[t] = std::make_unique<TaskQueue>(options_.run.queue_capacity);
+    queue_ptrs_[t] = queues_[t].get();
+    metrics_[t] = std::make_unique<TaskMetrics>();
+    if (std::find(options_.skip.begin(), options_.skip.end(), t) == options_.skip.end()) {
+      running_.push_back(t);
+    }
+  }
+  RunControl::Hooks hooks{[this] {
+                            for (auto& q : queues_) {
+                              if (q) q->Close();
+                            }
+                            if (options_.link != nullptr) options_.link->Close();
+                          },
+                          options_.notify};
+  control_ = std::make_unique<RunControl>(static_cast<int>(running_.size()), std::move(hooks),
+                                          options_.open_gate_when_ready);
+}
+
+TaskHost::~TaskHost() {
+  if (!threads_.empty()) {
+    control_->Abort();
+    Join();
+  }
+}
+
+void TaskHost::Start() {
+  const RemoteLink* link = options_.link;
+  try {
+    for (int t : running_) {
+      ExecutorSetup setup{
+          spec_,
+          layout_,
+          t,
+          queue_ptrs_,
+          options_.link,
+          options_.streams,
+          options_.restarted,
+          control_.get(),
+          metrics_[t].get(),
+          Router::Options{options_.run.seed,
+                          [link](int task) { return link == nullptr || link->IsLocal(task); }},
+          options_.run.batch_size};
+      const topology::ComponentSpec* c = spec_->Find(layout_->ComponentOf(t));
+      switch (c->kind) {
+        case topology::ComponentKind::kSpout:
+          executors_.push_back(MakeSpoutExecutor(std::move(setup)));
+          break;
+        case topology::ComponentKind::kBolt:
+          executors_.push_back(MakeBoltExecutor(std::move(setup)));
+          break;
+      }
+    }
+  } catch (...) {
+    // A grouping that cannot be built (e.g. a custom grouping's Prepare threw): nothing runs.
+    executors_.clear();
+    throw;
+  }
+  for (auto& e : executors_) threads_.emplace_back([exec = e.get()] { exec->Run(); });
+}
+
+void TaskHost::Join() {
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+std::vector<TaskSnapshot> TaskHost::Snapshot() const {
+  std::vector<TaskSnapshot> out;
+  for (int t : options_.tasks) {
+    const TaskMetrics& m = *metrics_[t];
+    const TaskQueue::Stats q = queues_[t]->GetStats();
+    out.push_back(TaskSnapshot{t, layout_->ComponentOf(t), m.emitted.load(), m.executed.load(),
+                               m.acked.load(), m.failed.load(), m.errors.load(),
+                               q.high_water_tuples, q.blocked_pushes});
+  }
+  return out;
+}
+
+}  // namespace tempest::runtime
