@@ -1,5 +1,6 @@
 // The `tempest` command: run, validate and draw topology files (DESIGN.md 2.1).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -9,12 +10,17 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "bolts/builtin_bolts.h"
 #include "cli/run_display.h"
 #include "runtime/local_cluster.h"
+#include "runtime/process_cluster.h"
+#include "runtime/worker.h"
 #include "spouts/builtin_spouts.h"
 #include "topology/config_node.h"
 #include "topology/errors.h"
@@ -79,21 +85,44 @@ int Graph(const LoadFlags& flags) {
   return kExitOk;
 }
 
-int Run(const LoadFlags& flags, int workers, bool quiet) {
-  auto spec = Load(flags);
-  const int wanted = workers > 0 ? workers : spec->config.workers;
-  if (wanted > 1 && !quiet) {
-    spdlog::warn(
-        "{} worker processes requested; multi-process runs are not available yet, so "
-        "this run uses one process (same results, one machine core set)",
-        wanted);
+// The flags that make a worker load exactly what the supervisor loaded.
+std::vector<std::string> LoadArguments(const LoadFlags& flags) {
+  std::vector<std::string> args = {flags.file};
+  for (const std::string& kv : flags.set) {
+    args.push_back("--set");
+    args.push_back(kv);
   }
-  runtime::LocalCluster cluster(spec);
-  cluster.Start();
+  if (!flags.filter.empty()) {
+    args.push_back("--filter");
+    args.push_back(flags.filter);
+  }
+  if (flags.env_filter) args.push_back("--env-filter");
+  return args;
+}
 
+std::string SelfExecutable() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot find the tempest executable: " + ec.message());
+  return path.string();
+}
+
+struct RunFlags {
+  int workers = 0;
+  bool quiet = false;
+  std::string transport = "ipc";
+};
+
+// Runs a started cluster (LocalCluster or ProcessCluster) to its end: signals and the live
+// display on Boost.Asio, the summary and the exit code after.
+template <class Cluster>
+int Drive(Cluster& cluster, bool quiet, const std::function<void()>& started = {}) {
   // Signals and the progress timer run on Boost.Asio; the run itself on the cluster's threads.
+  // The signals are caught from before the start: one during it stops the run once it runs.
   boost::asio::io_context io;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  cluster.Start();
+  if (started) started();
   signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (ec) return;
     if (!quiet) spdlog::info("signal {}: stopping, draining in-flight tuples", signal);
@@ -135,6 +164,52 @@ int Run(const LoadFlags& flags, int workers, bool quiet) {
   return kExitOk;
 }
 
+int Run(const LoadFlags& flags, const RunFlags& run) {
+  auto spec = Load(flags);
+  const int workers = run.workers > 0 ? run.workers : spec->config.workers;
+  if (workers <= 1) {
+    runtime::LocalCluster cluster(spec);
+    return Drive(cluster, run.quiet);
+  }
+  runtime::ProcessRunOptions options;
+  options.workers = workers;
+  options.worker_command = {SelfExecutable(), "worker"};
+  for (std::string& a : LoadArguments(flags)) options.worker_command.push_back(std::move(a));
+  if (run.quiet) options.worker_command.push_back("--quiet");
+  options.endpoint =
+      run.transport == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
+  options.worker_timeout = std::chrono::seconds(spec->config.worker_timeout_secs);
+  runtime::ProcessCluster cluster(spec, options);
+  return Drive(cluster, run.quiet, [&] {
+    if (run.quiet) return;
+    std::string pids;
+    for (const runtime::WorkerStatus& w : cluster.Workers()) {
+      pids += fmt::format("{}worker {} (pid {}, tasks {})", pids.empty() ? "" : ", ", w.index,
+                          w.pid, fmt::join(w.tasks, " "));
+    }
+    spdlog::info("{} workers running: {}", workers, pids);
+  });
+}
+
+// `tempest worker`: one worker process of a multi-process run, started by `tempest run`.
+struct WorkerFlags {
+  runtime::WorkerOptions options;
+  std::string endpoint = "ipc";
+  int heartbeat_ms = 500;
+  bool quiet = false;
+};
+
+int Worker(const LoadFlags& flags, WorkerFlags& w) {
+  // Ctrl-C on a terminal reaches the whole process group: the supervisor alone decides.
+  std::signal(SIGINT, SIG_IGN);
+  spdlog::set_pattern(fmt::format("[%H:%M:%S.%e] [worker {}] [%l] %v", w.options.index));
+  if (w.quiet) spdlog::set_level(spdlog::level::err);
+  w.options.endpoint =
+      w.endpoint == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
+  w.options.heartbeat = std::chrono::milliseconds(w.heartbeat_ms);
+  return runtime::RunWorker(Load(flags), w.options);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -146,15 +221,31 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success, 2 invalid topology or usage, 1 failure while running."};
   app.require_subcommand(1);
   LoadFlags flags;
-  int workers = 0;
-  bool quiet = false;
+  RunFlags run_flags;
   CLI::App* run = app.add_subcommand("run", "Run a topology; returns when it has drained");
   AddLoadFlags(*run, flags);
-  run->add_option("--workers", workers,
-                  "Worker processes (default: topology.workers, else 1); runs use one process "
-                  "until multi-process support lands")
+  run->add_option("--workers", run_flags.workers,
+                  "Worker processes (default: topology.workers, else 1); 1 runs everything in "
+                  "this process, N > 1 starts N workers under this supervisor")
       ->check(CLI::PositiveNumber);
-  run->add_flag("--quiet", quiet, "Print only errors: no live progress, no summary");
+  run->add_option("--transport", run_flags.transport,
+                  "How workers talk: ipc (sockets in a private run folder) or tcp (127.0.0.1)")
+      ->check(CLI::IsMember({"ipc", "tcp"}));
+  run->add_flag("--quiet", run_flags.quiet, "Print only errors: no live progress, no summary");
+  WorkerFlags worker_flags;
+  runtime::WorkerOptions& wo = worker_flags.options;
+  CLI::App* worker = app.add_subcommand("worker", "One worker process (started by `run`)");
+  worker->group("");  // internal: not in --help
+  AddLoadFlags(*worker, flags);
+  worker->add_option("--worker-index", wo.index)->required();
+  worker->add_option("--workers", wo.workers)->required();
+  worker->add_option("--control-fd", wo.control_fd)->required();
+  worker->add_option("--run-dir", wo.run_dir)->required();
+  worker->add_option("--endpoint", worker_flags.endpoint)->check(CLI::IsMember({"ipc", "tcp"}));
+  worker->add_option("--heartbeat-ms", worker_flags.heartbeat_ms);
+  worker->add_option("--queue-capacity", wo.run.queue_capacity);
+  worker->add_option("--batch-size", wo.run.batch_size);
+  worker->add_flag("--quiet", worker_flags.quiet);
   CLI::App* validate = app.add_subcommand("validate", "Check a topology file; start nothing");
   AddLoadFlags(*validate, flags);
   CLI::App* graph = app.add_subcommand("graph", "Print the topology as Graphviz DOT");
@@ -171,7 +262,8 @@ int main(int argc, char** argv) {
   try {
     if (*validate) return Validate(flags);
     if (*graph) return Graph(flags);
-    return Run(flags, workers, quiet);
+    if (*worker) return Worker(flags, worker_flags);
+    return Run(flags, run_flags);
   } catch (const topology::ConfigError& e) {
     fmt::print(stderr, "{}\n", e.what());
     return kExitInvalid;

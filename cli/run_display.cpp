@@ -55,6 +55,10 @@ std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
     out += fmt::format("{:<16} {:>5} {:>12} {:>12} {:>12} {:>9} {:>7}\n", c.id, c.tasks, c.emitted,
                        c.executed, c.acked, c.failed, c.errors);
   }
+  if (summary.workers > 1) {
+    out += fmt::format("{} worker processes, {} restarted, {} bad frames dropped\n",
+                       summary.workers, summary.restarts, summary.dropped_frames);
+  }
   out += fmt::format("finished in {:.3f} s\n", summary.seconds);
   return out;
 }

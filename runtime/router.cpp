@@ -85,4 +85,18 @@ std::vector<int> UpstreamTasks(const topology::TopologySpec& spec,
   return {up.begin(), up.end()};
 }
 
+std::vector<int> DownstreamTasks(const topology::TopologySpec& spec,
+                                 const topology::TaskLayout& layout, int task) {
+  const std::string& me = layout.ComponentOf(task);
+  std::set<int> down;
+  for (const ComponentSpec& c : spec.components) {
+    for (const InputSpec& in : c.inputs) {
+      if (in.source.component != me) continue;
+      const std::vector<int>& tasks = layout.TasksOf(c.id);
+      down.insert(tasks.begin(), tasks.end());
+    }
+  }
+  return {down.begin(), down.end()};
+}
+
 }  // namespace tempest::runtime

@@ -57,5 +57,8 @@ class Router {
 // end-of-stream from each of them.
 std::vector<int> UpstreamTasks(const topology::TopologySpec& spec,
                                const topology::TaskLayout& layout, int task);
+// The tasks `task` may send to, ascending (what Router::DownstreamTasks gives its own task).
+std::vector<int> DownstreamTasks(const topology::TopologySpec& spec,
+                                 const topology::TaskLayout& layout, int task);
 
 }  // namespace tempest::runtime

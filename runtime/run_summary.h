@@ -54,6 +54,7 @@ struct TaskSnapshot {
   uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0;
   std::size_t queue_high_water = 0;  // most tuples ever queued for this task
   uint64_t blocked_pushes = 0;       // times a producer waited for room in its queue
+  bool finished = false;             // the task has ended (end-of-stream, or stopped)
 };
 
 // Totals per component (in spec order) of the given task counters; the other fields are left for

@@ -32,6 +32,7 @@ void TaskExecutor::Run() {
   } catch (const std::exception& e) {
     Error("closing threw", e.what());
   }
+  metrics_.finished.store(true);
   control.TaskFinished();
 }
 

@@ -91,7 +91,7 @@ std::vector<TaskSnapshot> TaskHost::Snapshot() const {
     const TaskQueue::Stats q = queues_[t]->GetStats();
     out.push_back(TaskSnapshot{t, layout_->ComponentOf(t), m.emitted.load(), m.executed.load(),
                                m.acked.load(), m.failed.load(), m.errors.load(),
-                               q.high_water_tuples, q.blocked_pushes});
+                               q.high_water_tuples, q.blocked_pushes, m.finished.load()});
   }
   return out;
 }

@@ -24,6 +24,8 @@ struct TopologyConfig {
   int acker_executors = -1;       // topology.acker.executors: -1 = one per worker, 0 = ack at emit
   int max_spout_pending = 0;      // topology.max.spout.pending: 0 = unlimited
   int message_timeout_secs = 30;  // topology.message.timeout.secs
+  // supervisor.worker.timeout.secs: a worker process silent this long is killed and restarted
+  int worker_timeout_secs = 30;
   bool debug = false;             // topology.debug: log every emit
   // Any other key of the topology file's `config` (users' own settings), in file order.
   std::vector<std::pair<std::string, Value>> extra;

@@ -378,7 +378,7 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
   }
   static const std::vector<std::string> kKnown = {
       "topology.workers", "topology.acker.executors", "topology.max.spout.pending",
-      "topology.message.timeout.secs", "topology.debug"};
+      "topology.message.timeout.secs", "topology.debug", "supervisor.worker.timeout.secs"};
   for (const ConfigMember& member : node.members) {
     const std::string& key = member.first;
     const ConfigNode& value = member.second;
@@ -399,6 +399,8 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       config.message_timeout_secs = at_least(1);
     } else if (key == "topology.debug") {
       config.debug = ReadBool(value);
+    } else if (key == "supervisor.worker.timeout.secs") {
+      config.worker_timeout_secs = at_least(1);
     } else if (key.starts_with("topology.")) {
       std::string message = fmt::format("unknown setting \"{}\"", key);
       const std::string hint = DidYouMean(key, kKnown);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <limits>
 #include <msgpack.hpp>
 #include <stdexcept>
@@ -32,9 +33,16 @@ void PackValue(Packer& pk, const Value& v) {
     case ValueType::kInt:
       pk.pack_int64(*v.IfInt());
       return;
-    case ValueType::kDouble:
-      pk.pack_double(*v.IfDouble());
+    case ValueType::kDouble: {
+      // Always float64: msgpack-c's pack_double writes an integral double (1000.0, -0.0) as an
+      // integer, which would come back as another type.
+      const uint64_t bits = std::bit_cast<uint64_t>(*v.IfDouble());
+      char buf[9];
+      buf[0] = static_cast<char>(0xcb);
+      for (int i = 0; i < 8; ++i) buf[1 + i] = static_cast<char>((bits >> (56 - 8 * i)) & 0xff);
+      pk.pack_str_body(buf, sizeof buf);  // raw bytes, no header
       return;
+    }
     case ValueType::kString: {
       const std::string& s = *v.IfString();
       pk.pack_str(static_cast<uint32_t>(s.size()));

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <random>
 
@@ -88,6 +89,19 @@ TEST_F(FrameTest, EveryValueTypeRoundTrips) {
     EXPECT_EQ(f.tuples[i].ack().anchors, tuples[i].ack().anchors) << i;
   }
   EXPECT_EQ(f.tuples[3].GetValue(0).type(), topology::ValueType::kBytes);
+}
+
+TEST_F(FrameTest, IntegralDoublesStayDoubles) {
+  std::vector<Tuple> tuples;
+  tuples.emplace_back(b_, 3, Values{1000.0, -0.0, 9.2233720368547758e18});
+  Frame f;
+  ASSERT_EQ(DecodeFrame(Encode(tuples), *table_, f), DecodeStatus::kOk);
+  ASSERT_EQ(f.tuples.size(), 1u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(f.tuples[0].GetValue(i).type(), topology::ValueType::kDouble) << i;
+    EXPECT_EQ(f.tuples[0].GetValue(i), tuples[0].GetValue(i)) << i;
+  }
+  EXPECT_TRUE(std::signbit(f.tuples[0].GetDouble(1)));
 }
 
 TEST_F(FrameTest, ControlFramesRoundTrip) {

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/run_summary.h"
+#include "topology/topology_spec.h"
+#include "transport/transport.h"
+
+namespace tempest::runtime {
+
+struct ProcessRunOptions {
+  int workers = 2;
+  // The command that runs one worker (RunWorker behind it), e.g. {"/usr/bin/tempest", "worker",
+  // "wc.yaml", "--set", "k=v"}: it must load the same topology. The supervisor appends
+  // --worker-index, --workers, --control-fd, --run-dir, --endpoint, --heartbeat-ms,
+  // --queue-capacity and --batch-size (the `tempest worker` flags, docs/multi-process.md).
+  std::vector<std::string> worker_command;
+  transport::EndpointKind endpoint = transport::EndpointKind::kIpc;
+  LocalRunOptions run;  // per worker; stop_timeout bounds a graceful stop of the whole run
+  std::chrono::milliseconds heartbeat{500};
+  // A worker silent for this long is killed and restarted (Storm's supervisor.worker.timeout.secs).
+  std::chrono::milliseconds worker_timeout{30'000};
+  // Restarts of one worker after which the run fails.
+  int max_restarts = 5;
+  // The run's private folder; empty: a new one (mode 0700), removed at the end.
+  std::string run_dir;
+};
+
+// One worker process as the supervisor sees it.
+struct WorkerStatus {
+  int index = 0;
+  int pid = 0;           // of the current incarnation (0 between a crash and its restart)
+  int restarts = 0;
+  bool running = false;  // started and not (yet) exited
+  std::vector<int> tasks;
+};
+
+// Runs a validated topology as N worker processes under a supervisor in this process (Storm's
+// supervisor and workers on one machine). Start() spawns the workers, waits until every one is
+// connected to every other and has prepared its tasks, then starts the spouts; a crashed or hung
+// worker is reported and restarted with the same tasks; a bounded run ends by itself (DESIGN.md
+// 2.2) and Wait() returns the summary over all workers. Stop() drains gracefully. No worker
+// outlives the supervisor: each dies with it (PR_SET_PDEATHSIG) and exits when its control
+// socket closes. All methods may be called from any thread; Start/Wait/Run from one.
+class ProcessCluster {
+ public:
+  ProcessCluster(std::shared_ptr<const topology::TopologySpec> topology, ProcessRunOptions options);
+  ~ProcessCluster();  // stops (gracefully, bounded) and reaps every worker
+  ProcessCluster(const ProcessCluster&) = delete;
+  ProcessCluster& operator=(const ProcessCluster&) = delete;
+
+  // Returns once the spouts have started, or the run has already ended (a worker failed while
+  // preparing: Wait() says why). Throws std::runtime_error if the run folder cannot be made,
+  // std::logic_error if started twice.
+  void Start();
+  void Stop();
+  RunSummary Wait();
+  RunSummary Run();
+
+  std::vector<TaskSnapshot> Snapshot() const;  // latest heartbeats of every worker
+  std::vector<WorkerStatus> Workers() const;
+  const std::string& run_dir() const noexcept;
+  // Blocks until `starts` worker incarnations (the first N included) have been started, or the
+  // run ended, or `timeout` passed; returns whether the count was reached.
+  bool WaitForStarts(int starts, std::chrono::milliseconds timeout) const;
+
+ private:
+  class Supervisor;
+  std::unique_ptr<Supervisor> supervisor_;
+};
+
+}  // namespace tempest::runtime

@@ -1,0 +1,330 @@
+#include "runtime/worker.h"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <spdlog/spdlog.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+
+#include "runtime/remote_link.h"
+#include "runtime/router.h"
+#include "runtime/task_host.h"
+#include "runtime/worker_plan.h"
+#include "transport/control_socket.h"
+
+namespace tempest::runtime {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using transport::ControlMessage;
+using transport::ControlType;
+
+// Wakes the worker's main thread from any thread (a task finished, a peer said hello, ...).
+class Wakeup {
+ public:
+  Wakeup() : fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+  ~Wakeup() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int fd() const noexcept { return fd_; }
+  void Signal() const noexcept {
+    const uint64_t one = 1;
+    [[maybe_unused]] const ssize_t n = ::write(fd_, &one, sizeof one);
+  }
+  void Drain() const noexcept {
+    uint64_t value = 0;
+    [[maybe_unused]] const ssize_t n = ::read(fd_, &value, sizeof value);
+  }
+
+ private:
+  int fd_;
+};
+
+std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& tasks) {
+  std::vector<transport::TaskCounters> out;
+  out.reserve(tasks.size());
+  for (const TaskSnapshot& t : tasks) {
+    out.push_back({t.task, t.emitted, t.executed, t.acked, t.failed, t.errors,
+                   t.queue_high_water, t.blocked_pushes});
+  }
+  return out;
+}
+
+class Worker {
+ public:
+  Worker(std::shared_ptr<const topology::TopologySpec> spec, const WorkerOptions& options)
+      : spec_(std::move(spec)),
+        options_(options),
+        control_(options.control_fd),
+        layout_(std::make_shared<const topology::TaskLayout>(*spec_)),
+        worker_of_(AssignTasks(*layout_, options.workers)),
+        streams_(spec_) {}
+
+  int Run() {
+    try {
+      transport::TransportOptions t;
+      t.self = options_.index;
+      t.endpoint = options_.endpoint;
+      t.run_dir = options_.run_dir;
+      link_ = std::make_unique<RemoteLink>(
+          transport::MakeZmqTransport(t),
+          RemoteLink::Options{options_.index, options_.workers, worker_of_,
+                              options_.run.queue_capacity, [this] { wake_.Signal(); }});
+    } catch (const std::exception& e) {
+      return FailEarly(fmt::format("worker {}: {}", options_.index, e.what()));
+    }
+    ControlMessage hello;
+    hello.type = ControlType::kHello;
+    hello.worker = options_.index;
+    hello.pid = ::getpid();
+    hello.text = link_->endpoint();
+    hello.fingerprint = TopologyFingerprint(*spec_);
+    if (!control_.Send(hello)) return Gone();
+
+    ControlMessage peers;
+    for (;;) {
+      const int r = ReadControl(peers);
+      if (r < 0) return Gone();
+      if (r == 0) continue;
+      if (peers.type == ControlType::kPeers) break;
+      if (peers.type == ControlType::kExit || peers.type == ControlType::kAbort) return 0;
+    }
+    Setup(peers);
+    return Loop();
+  }
+
+ private:
+  // Builds the tasks and connects; a failure is fatal for the run (reported by Loop).
+  void Setup(const ControlMessage& peers) {
+    TaskHost::Options o;
+    o.run = options_.run;
+    o.tasks = TasksOfWorker(worker_of_, options_.index);
+    for (int t : peers.finished) {
+      if (link_->IsLocal(t)) o.skip.push_back(t);
+    }
+    skipped_ = o.skip;
+    o.link = link_.get();
+    o.streams = &streams_;
+    o.restarted = peers.incarnation > 0;
+    o.open_gate_when_ready = false;
+    o.notify = [this] { wake_.Signal(); };
+    host_ = std::make_unique<TaskHost>(spec_, layout_, std::move(o));
+    link_->StartReceiving(host_->queues());
+    try {
+      link_->Connect(peers.endpoints);
+      host_->Start();
+    } catch (const std::exception& e) {
+      setup_failed_ = true;  // no task thread runs
+      host_->control().Fatal(fmt::format("worker {}: {}", options_.index, e.what()));
+    }
+  }
+
+  int Loop() {
+    auto next_heartbeat = Clock::now();
+    int exit_code = 0;
+    for (bool running = true; running;) {
+      Report();
+      if (Clock::now() >= next_heartbeat) {
+        Heartbeat();
+        next_heartbeat = Clock::now() + options_.heartbeat;
+      }
+      pollfd fds[2] = {{control_.fd(), POLLIN, 0}, {wake_.fd(), POLLIN, 0}};
+      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+          next_heartbeat - Clock::now());
+      const int n = ::poll(fds, 2, static_cast<int>(std::max<int64_t>(0, wait.count()) + 1));
+      if (n <= 0) continue;
+      if (fds[1].revents != 0) wake_.Drain();
+      if (fds[0].revents == 0) continue;
+      ControlMessage m;
+      const int r = ReadControl(m);
+      if (r < 0) {
+        spdlog::error("worker {}: the supervisor is gone; stopping at once", options_.index);
+        exit_code = 1;
+        break;
+      }
+      if (r > 0) running = Handle(m);
+    }
+    Shutdown();
+    return exit_code;
+  }
+
+  // Acts on one supervisor message; false on exit.
+  bool Handle(const ControlMessage& m) {
+    RunControl& control = host_->control();
+    switch (m.type) {
+      case ControlType::kStart:
+        StartSkipped();
+        started_ = true;
+        control.OpenGate();
+        return true;
+      case ControlType::kStop:
+        if (started_) {
+          control.RequestStop();
+        } else {
+          control.Abort();
+        }
+        return true;
+      case ControlType::kAbort:
+        control.Abort();
+        return true;
+      case ControlType::kPeerRestarted:
+        link_->PeerRestarted(m.worker, m.text);
+        done_sent_ = false;  // its confirmations are owed again
+        return true;
+      case ControlType::kExit:
+        return false;
+      case ControlType::kHello:
+      case ControlType::kReady:
+      case ControlType::kTaskFinished:
+      case ControlType::kHeartbeat:
+      case ControlType::kFatal:
+      case ControlType::kDone:
+      case ControlType::kPeers:
+        spdlog::warn("worker {}: ignored an unexpected control message (type {})",
+                     options_.index, static_cast<int>(m.type));
+        return true;
+    }
+    return true;
+  }
+
+  // Tasks that finished before this worker was restarted: their downstream tasks get their
+  // end-of-stream again (once per upstream task: duplicates are ignored there).
+  void StartSkipped() {
+    for (int s : skipped_) {
+      for (int d : DownstreamTasks(*spec_, *layout_, s)) {
+        if (link_->IsLocal(d)) {
+          if (TaskQueue* q = host_->queues()[d]) {
+            q->Push(Envelope{Envelope::Kind::kEndOfStream, s, {}, {}, 0});
+          }
+        } else {
+          link_->SendEndOfStream(s, d);
+        }
+      }
+    }
+  }
+
+  // Tells the supervisor whatever changed: fatal error, finished tasks, ready, done.
+  void Report() {
+    RunControl& control = host_->control();
+    const std::string fatal = control.fatal_error();
+    if (!fatal.empty() && !fatal_sent_) {
+      ControlMessage m;
+      m.type = ControlType::kFatal;
+      m.worker = options_.index;
+      m.text = fatal;
+      control_.Send(m);
+      fatal_sent_ = true;
+    }
+    for (const TaskSnapshot& t : host_->Snapshot()) {
+      if (!t.finished || !reported_finished_.insert(t.task).second) continue;
+      ControlMessage m;
+      m.type = ControlType::kTaskFinished;
+      m.worker = options_.index;
+      m.task = t.task;
+      control_.Send(m);
+    }
+    if (!ready_sent_ && control.all_arrived() && link_->HeardFromAllPeers()) {
+      ControlMessage m;
+      m.type = ControlType::kReady;
+      m.worker = options_.index;
+      control_.Send(m);
+      ready_sent_ = true;
+    }
+    const bool drained =
+        setup_failed_ ||
+        (control.unfinished() == 0 && (control.aborted() || link_->AllEndOfStreamConfirmed()));
+    if (!done_sent_ && (started_ || control.aborted()) && drained) {
+      ControlMessage m = Counters(ControlType::kDone);
+      m.completed = !control.aborted();
+      control_.Send(m);
+      done_sent_ = true;
+    }
+  }
+
+  void Heartbeat() { control_.Send(Counters(ControlType::kHeartbeat)); }
+
+  ControlMessage Counters(ControlType type) const {
+    ControlMessage m;
+    m.type = type;
+    m.worker = options_.index;
+    if (host_) m.tasks = runtime::Counters(host_->Snapshot());
+    m.dropped_frames = link_ ? link_->dropped_frames() : 0;
+    return m;
+  }
+
+  // 1: a message; 0: a malformed one (logged); -1: the supervisor is gone.
+  int ReadControl(ControlMessage& m) {
+    std::string error;
+    switch (control_.Read(m, &error)) {
+      case transport::ControlSocket::ReadResult::kMessage:
+        return 1;
+      case transport::ControlSocket::ReadResult::kMalformed:
+        spdlog::warn("worker {}: dropped a malformed control message: {}", options_.index, error);
+        return 0;
+      case transport::ControlSocket::ReadResult::kClosed:
+        return -1;
+    }
+    return -1;
+  }
+
+  int FailEarly(const std::string& message) {
+    ControlMessage m;
+    m.type = ControlType::kFatal;
+    m.worker = options_.index;
+    m.text = message;
+    if (!control_.Send(m)) return Gone();
+    // Wait to be told to exit, so the supervisor sees the reason before the exit status.
+    for (ControlMessage in;;) {
+      const int r = ReadControl(in);
+      if (r < 0) return 1;
+      if (r > 0 && in.type == ControlType::kExit) return 1;
+    }
+  }
+
+  int Gone() {
+    spdlog::error("worker {}: the supervisor is gone; stopping at once", options_.index);
+    Shutdown();
+    return 1;
+  }
+
+  // Task threads first (they send through the link), then the link (its receiver feeds the
+  // tasks' queues), then the queues.
+  void Shutdown() {
+    if (host_) {
+      host_->control().Abort();
+      host_->Join();
+    }
+    link_.reset();
+    host_.reset();
+  }
+
+  std::shared_ptr<const topology::TopologySpec> spec_;
+  WorkerOptions options_;
+  transport::ControlSocket control_;
+  Wakeup wake_;
+  std::shared_ptr<const topology::TaskLayout> layout_;
+  std::vector<int> worker_of_;
+  transport::StreamTable streams_;
+  std::unique_ptr<RemoteLink> link_;
+  std::unique_ptr<TaskHost> host_;
+  std::vector<int> skipped_;
+  std::set<int> reported_finished_;
+  bool started_ = false, ready_sent_ = false, done_sent_ = false, fatal_sent_ = false;
+  bool setup_failed_ = false;
+};
+
+}  // namespace
+
+int RunWorker(std::shared_ptr<const topology::TopologySpec> spec, const WorkerOptions& options) {
+  try {
+    return Worker(std::move(spec), options).Run();
+  } catch (const std::exception& e) {
+    spdlog::error("worker {}: {}", options.index, e.what());
+    return 1;
+  }
+}
+
+}  // namespace tempest::runtime

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "runtime/run_summary.h"
+#include "topology/topology_spec.h"
+#include "transport/transport.h"
+
+namespace tempest::runtime {
+
+// What a worker process is told by the supervisor that starts it (on its command line).
+struct WorkerOptions {
+  int index = 0;        // this worker, 0-based
+  int workers = 1;      // how many the run has
+  int control_fd = -1;  // the supervisor's end of a socket pair (docs/multi-process.md)
+  std::string run_dir;  // the run's private folder (ipc sockets)
+  transport::EndpointKind endpoint = transport::EndpointKind::kIpc;
+  LocalRunOptions run;
+  std::chrono::milliseconds heartbeat{500};
+};
+
+// Runs one worker process's share of a topology: binds its data socket, says hello to the
+// supervisor, connects to its peers, prepares its tasks, starts them when told, reports
+// heartbeats, finished tasks and errors, and returns once the supervisor says exit (0), or at
+// once when the supervisor's socket closes (1: the supervisor is gone, so is the run). Never
+// throws: a failure is reported to the supervisor as fatal.
+int RunWorker(std::shared_ptr<const topology::TopologySpec> spec, const WorkerOptions& options);
+
+}  // namespace tempest::runtime
