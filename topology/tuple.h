@@ -71,6 +71,13 @@ class Tuple {
   GlobalStreamId GetSourceGlobalStreamId() const;
   const StreamSchema* schema() const noexcept { return schema_; }
 
+  // Points a reused tuple at another stream and source (for decoders that refill tuples in
+  // place); the values and ack metadata are the caller's to overwrite.
+  void Rebind(const StreamSchema* schema, int source_task) noexcept {
+    schema_ = schema;
+    source_task_ = source_task;
+  }
+
   const AckMeta& ack() const noexcept { return ack_; }
   AckMeta& mutable_ack() noexcept { return ack_; }
 

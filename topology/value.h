@@ -71,6 +71,16 @@ class Value {
   const std::string* IfString() const noexcept { return std::get_if<std::string>(&rep_); }
   const double* IfDouble() const noexcept { return std::get_if<double>(&rep_); }
 
+  // Makes this a string value equal to `s`, reusing the buffer when it already holds a string
+  // (decoders that refill the same tuples allocate nothing in the steady state).
+  void AssignString(std::string_view s) {
+    if (auto* str = std::get_if<std::string>(&rep_)) {
+      str->assign(s.data(), s.size());
+    } else {
+      rep_.emplace<std::string>(s);
+    }
+  }
+
   // For a map value: the value under a string key, else nullptr (also for non-maps).
   const Value* Find(std::string_view key) const noexcept;
 

@@ -219,8 +219,10 @@ DecodeStatus Finish(MsgpackReader& r, DecodeStatus status, std::string* error) {
   return status;
 }
 
+// Refills out.tuples in place: the tuples (and their strings' buffers) of the previous frame are
+// reused, so a receiver decoding frame after frame allocates nothing in the steady state.
 DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams, Frame& out) {
-  out.tuples.reserve(n);
+  out.tuples.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     uint32_t parts = 0;
     if (!r.ReadArrayHeader(parts, "a tuple")) return DecodeStatus::kMalformed;
@@ -243,8 +245,8 @@ DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams
                          schema->stream, schema->component, values, schema->fields->size()));
       return DecodeStatus::kMalformed;
     }
-    // Built in place: the tuple is constructed once, in the output vector.
-    topology::Tuple& tuple = out.tuples.emplace_back(schema, out.from_task, topology::Values());
+    topology::Tuple& tuple = out.tuples[i];
+    tuple.Rebind(schema, out.from_task);
     topology::Values& vals = tuple.MutableValues();
     vals.resize(values);
     for (topology::Value& v : vals) {
@@ -256,13 +258,12 @@ DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams
       r.Fail("a tuple's anchors are not (root, edge) pairs");
       return DecodeStatus::kMalformed;
     }
-    if (anchors > 0) tuple.mutable_ack().anchors.reserve(anchors / 2);
-    for (uint32_t k = 0; k < anchors; k += 2) {
-      topology::AckMeta::Anchor a;
+    std::vector<topology::AckMeta::Anchor>& list = tuple.mutable_ack().anchors;
+    list.resize(anchors / 2);
+    for (topology::AckMeta::Anchor& a : list) {
       if (!r.ReadUint(a.root, "an anchor root") || !r.ReadUint(a.edge, "an anchor edge")) {
         return DecodeStatus::kMalformed;
       }
-      tuple.mutable_ack().anchors.push_back(a);
     }
   }
   return DecodeStatus::kOk;
@@ -274,14 +275,17 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
                          std::string* error) {
   MsgpackReader r(bytes);
   FrameHeader h;
-  out.tuples.clear();
   DecodeStatus status = ReadHeader(r, h);
   if (status == DecodeStatus::kOk) {
     out.kind = h.kind;
     out.from_task = h.from_task;
     out.to_task = h.to_task;
     out.credit = h.kind == FrameKind::kCredit ? h.count : 0;
-    if (h.kind == FrameKind::kTuples) status = ReadTuples(r, h.count, streams, out);
+    if (h.kind == FrameKind::kTuples) {
+      status = ReadTuples(r, h.count, streams, out);
+    } else {
+      out.tuples.clear();
+    }
   }
   return Finish(r, status, error);
 }

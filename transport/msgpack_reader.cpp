@@ -192,7 +192,7 @@ bool MsgpackReader::ReadValue(Value& out, int depth) {
     ++p_;
     const uint32_t n = m & 0x1f;
     if (!Need(n)) return false;
-    out = Value(std::string(reinterpret_cast<const char*>(p_), n));
+    out.AssignString(std::string_view(reinterpret_cast<const char*>(p_), n));
     p_ += n;
     return true;
   }

@@ -47,6 +47,11 @@ class MsgpackReader {
       out = *p_++;
       return true;
     }
+    if (remaining() >= 5 && *p_ == 0xce) {  // uint32: ids and timestamps
+      out = (uint32_t{p_[1]} << 24) | (uint32_t{p_[2]} << 16) | (uint32_t{p_[3]} << 8) | p_[4];
+      p_ += 5;
+      return true;
+    }
     return ReadIntSlow(out, what);
   }
   bool ReadString(std::string& out, const char* what);
@@ -55,15 +60,21 @@ class MsgpackReader {
   bool ReadValue(topology::Value& out) {
     if (p_ < end_) [[likely]] {
       const unsigned char m = *p_;
-      if (m <= 0x7f) {
-        ++p_;
-        out = topology::Value(static_cast<int64_t>(m));
+      if (m <= 0x7f || m == 0xce || m == 0xcd) {
+        int64_t i = 0;
+        if (m == 0xcd && remaining() >= 3) {
+          i = (uint32_t{p_[1]} << 8) | p_[2];
+          p_ += 3;
+        } else if (!ReadInt(i, "an integer value")) {
+          return false;
+        }
+        out = topology::Value(i);
         return true;
       }
       if (m >= 0xa0 && m <= 0xbf) {
         const std::size_t n = m & 0x1f;
         if (n < remaining()) [[likely]] {
-          out = topology::Value(std::string(reinterpret_cast<const char*>(p_ + 1), n));
+          out.AssignString(std::string_view(reinterpret_cast<const char*>(p_ + 1), n));
           p_ += n + 1;
           return true;
         }
