@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -181,9 +182,12 @@ int Run(const LoadFlags& flags, const RunFlags& run) {
   options.worker_timeout = std::chrono::seconds(spec->config.worker_timeout_secs);
   runtime::ProcessCluster cluster(spec, options);
   return Drive(cluster, run.quiet, [&] {
-    if (run.quiet) return;
+    const std::vector<runtime::WorkerStatus> status = cluster.Workers();
+    const bool running = std::all_of(status.begin(), status.end(),
+                                     [](const runtime::WorkerStatus& w) { return w.running; });
+    if (run.quiet || !running) return;  // a run that failed while starting says why at its end
     std::string pids;
-    for (const runtime::WorkerStatus& w : cluster.Workers()) {
+    for (const runtime::WorkerStatus& w : status) {
       pids += fmt::format("{}worker {} (pid {}, tasks {})", pids.empty() ? "" : ", ", w.index,
                           w.pid, fmt::join(w.tasks, " "));
     }
@@ -192,22 +196,18 @@ int Run(const LoadFlags& flags, const RunFlags& run) {
 }
 
 // `tempest worker`: one worker process of a multi-process run, started by `tempest run`.
-struct WorkerFlags {
+int Worker(const LoadFlags& flags, const std::vector<std::string>& worker_flags, bool quiet) {
   runtime::WorkerOptions options;
-  std::string endpoint = "ipc";
-  int heartbeat_ms = 500;
-  bool quiet = false;
-};
-
-int Worker(const LoadFlags& flags, WorkerFlags& w) {
+  try {
+    options = runtime::ParseWorkerFlags(worker_flags);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError("worker", e.what());
+  }
   // Ctrl-C on a terminal reaches the whole process group: the supervisor alone decides.
   std::signal(SIGINT, SIG_IGN);
-  spdlog::set_pattern(fmt::format("[%H:%M:%S.%e] [worker {}] [%l] %v", w.options.index));
-  if (w.quiet) spdlog::set_level(spdlog::level::err);
-  w.options.endpoint =
-      w.endpoint == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
-  w.options.heartbeat = std::chrono::milliseconds(w.heartbeat_ms);
-  return runtime::RunWorker(Load(flags), w.options);
+  spdlog::set_pattern(fmt::format("[%H:%M:%S.%e] [worker {}] [%l] %v", options.index));
+  if (quiet) spdlog::set_level(spdlog::level::err);
+  return runtime::RunWorker(Load(flags), options);
 }
 
 }  // namespace
@@ -232,20 +232,12 @@ int main(int argc, char** argv) {
                   "How workers talk: ipc (sockets in a private run folder) or tcp (127.0.0.1)")
       ->check(CLI::IsMember({"ipc", "tcp"}));
   run->add_flag("--quiet", run_flags.quiet, "Print only errors: no live progress, no summary");
-  WorkerFlags worker_flags;
-  runtime::WorkerOptions& wo = worker_flags.options;
+  bool worker_quiet = false;
   CLI::App* worker = app.add_subcommand("worker", "One worker process (started by `run`)");
   worker->group("");  // internal: not in --help
   AddLoadFlags(*worker, flags);
-  worker->add_option("--worker-index", wo.index)->required();
-  worker->add_option("--workers", wo.workers)->required();
-  worker->add_option("--control-fd", wo.control_fd)->required();
-  worker->add_option("--run-dir", wo.run_dir)->required();
-  worker->add_option("--endpoint", worker_flags.endpoint)->check(CLI::IsMember({"ipc", "tcp"}));
-  worker->add_option("--heartbeat-ms", worker_flags.heartbeat_ms);
-  worker->add_option("--queue-capacity", wo.run.queue_capacity);
-  worker->add_option("--batch-size", wo.run.batch_size);
-  worker->add_flag("--quiet", worker_flags.quiet);
+  worker->add_flag("--quiet", worker_quiet);
+  worker->allow_extras();  // the supervisor's flags (runtime::WorkerFlags), parsed by the runtime
   CLI::App* validate = app.add_subcommand("validate", "Check a topology file; start nothing");
   AddLoadFlags(*validate, flags);
   CLI::App* graph = app.add_subcommand("graph", "Print the topology as Graphviz DOT");
@@ -262,7 +254,7 @@ int main(int argc, char** argv) {
   try {
     if (*validate) return Validate(flags);
     if (*graph) return Graph(flags);
-    if (*worker) return Worker(flags, worker_flags);
+    if (*worker) return Worker(flags, worker->remaining(), worker_quiet);
     return Run(flags, run_flags);
   } catch (const topology::ConfigError& e) {
     fmt::print(stderr, "{}\n", e.what());

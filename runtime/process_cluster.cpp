@@ -28,6 +28,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "runtime/worker.h"
 #include "runtime/worker_plan.h"
 #include "transport/control_message.h"
 
@@ -84,7 +85,7 @@ class ProcessCluster::Supervisor {
   ~Supervisor() {
     if (thread_.joinable()) {
       Stop();
-      Wait();
+      thread_.join();
     }
     if (own_run_dir_ && !run_dir_.empty()) {
       std::error_code ec;
@@ -105,7 +106,7 @@ class ProcessCluster::Supervisor {
     started_at_ = Clock::now();
     thread_ = std::thread([this] { Main(); });
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return running_ || ended_; });
+    cv_.wait(lock, [&] { return status_.starts >= options_.workers || ended_; });
   }
 
   void Stop() {
@@ -113,26 +114,26 @@ class ProcessCluster::Supervisor {
   }
 
   RunSummary Wait() {
-    if (summary_) return *summary_;
-    if (!thread_.joinable()) throw std::logic_error("ProcessCluster::Wait before Start");
-    thread_.join();
+    // The summary is written by the supervisor thread just before it ends: join first.
+    if (thread_.joinable()) thread_.join();
+    if (!summary_) throw std::logic_error("ProcessCluster::Wait before Start");
     return *summary_;
   }
 
   std::vector<TaskSnapshot> Snapshot() const {
     std::lock_guard lock(mu_);
-    return snapshot_;
+    return status_.tasks;
   }
 
   std::vector<WorkerStatus> Workers() const {
     std::lock_guard lock(mu_);
-    return statuses_;
+    return status_.workers;
   }
 
-  bool WaitForStarts(int starts, std::chrono::milliseconds timeout) const {
+  bool WaitFor(const std::function<bool(const ClusterStatus&)>& ready,
+               std::chrono::milliseconds timeout) const {
     std::unique_lock lock(mu_);
-    cv_.wait_for(lock, timeout, [&] { return starts_ >= starts || ended_; });
-    return starts_ >= starts;
+    return cv_.wait_for(lock, timeout, [&] { return ready(status_); });
   }
 
  private:
@@ -140,9 +141,9 @@ class ProcessCluster::Supervisor {
     kConnecting,  // waiting for every worker's hello
     kPreparing,   // peers sent; waiting for every worker to be ready
     kRunning,
-    kStopping,    // graceful stop requested
-    kAborting,    // fatal error or stop timeout: abort sent
-    kExiting,     // every worker done: exit sent
+    kStopping,  // graceful stop requested
+    kAborting,  // fatal error or stop timeout: abort sent
+    kExiting,   // every worker done: exit sent
   };
 
   struct Worker {
@@ -176,16 +177,15 @@ class ProcessCluster::Supervisor {
 
   void Spawn(Worker& w) {
     std::vector<std::string> args = options_.worker_command;
-    const std::vector<std::string> extra = {
-        "--worker-index",   std::to_string(w.index),
-        "--workers",        std::to_string(options_.workers),
-        "--control-fd",     "3",
-        "--run-dir",        run_dir_,
-        "--endpoint",       options_.endpoint == transport::EndpointKind::kTcp ? "tcp" : "ipc",
-        "--heartbeat-ms",   std::to_string(options_.heartbeat.count()),
-        "--queue-capacity", std::to_string(options_.run.queue_capacity),
-        "--batch-size",     std::to_string(options_.run.batch_size)};
-    args.insert(args.end(), extra.begin(), extra.end());
+    WorkerOptions wo;
+    wo.index = w.index;
+    wo.workers = options_.workers;
+    wo.control_fd = 3;
+    wo.run_dir = run_dir_;
+    wo.endpoint = options_.endpoint;
+    wo.heartbeat = options_.heartbeat;
+    wo.run = options_.run;
+    for (std::string& flag : WorkerFlags(wo)) args.push_back(std::move(flag));
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -263,8 +263,8 @@ class ProcessCluster::Supervisor {
       spdlog::error("worker {} (pid {}, tasks {}) died: {}", w.index, w.pid,
                     fmt::join(w.tasks, " "), ExitText(status));
       if (w.restarts >= options_.max_restarts) {
-        Fatal(fmt::format("worker {} died {} times (last: {}); giving up", w.index,
-                          w.restarts + 1, ExitText(status)));
+        Fatal(fmt::format("worker {} died {} times (last: {}); giving up", w.index, w.restarts + 1,
+                          ExitText(status)));
       } else {
         ++w.restarts;
         ++restarts_;
@@ -359,7 +359,8 @@ class ProcessCluster::Supervisor {
       case ControlType::kReady:
         w.ready = true;
         if (phase_ == Phase::kPreparing) {
-          if (std::all_of(workers_.begin(), workers_.end(), [](const Worker& x) { return x.ready; })) {
+          if (std::all_of(workers_.begin(), workers_.end(),
+                          [](const Worker& x) { return x.ready; })) {
             phase_ = Phase::kRunning;
             for (Worker& x : workers_) StartWorker(x);
           }
@@ -407,9 +408,10 @@ class ProcessCluster::Supervisor {
 
   void OnHello(Worker& w, const ControlMessage& m) {
     if (m.fingerprint != fingerprint_) {
-      Fatal(fmt::format("worker {} loaded a different topology than the supervisor (fingerprint "
-                        "{:016x}, expected {:016x}): its command must load the same file",
-                        w.index, m.fingerprint, fingerprint_));
+      Fatal(
+          fmt::format("worker {} loaded a different topology than the supervisor (fingerprint "
+                      "{:016x}, expected {:016x}): its command must load the same file",
+                      w.index, m.fingerprint, fingerprint_));
       return;
     }
     w.hello = true;
@@ -454,10 +456,9 @@ class ProcessCluster::Supervisor {
     w.started = true;
     {
       std::lock_guard lock(mu_);
-      ++starts_;
-      running_ = true;
+      ++status_.starts;
     }
-    cv_.notify_all();
+    Publish();
   }
 
   void Update(Worker& w, const ControlMessage& m) {
@@ -559,9 +560,9 @@ class ProcessCluster::Supervisor {
       for (Worker& w : workers_) {
         if (w.exited || phase_ == Phase::kExiting) continue;
         if (now - w.last_heard > options_.worker_timeout) {
-          spdlog::error("worker {} (pid {}) sent nothing for {} ms; killing it", w.index, w.pid,
-                        std::chrono::duration_cast<std::chrono::milliseconds>(now - w.last_heard)
-                            .count());
+          spdlog::error(
+              "worker {} (pid {}) sent nothing for {} ms; killing it", w.index, w.pid,
+              std::chrono::duration_cast<std::chrono::milliseconds>(now - w.last_heard).count());
           w.last_heard = now;  // once per timeout
           ::kill(w.pid, SIGKILL);
         }
@@ -596,13 +597,17 @@ class ProcessCluster::Supervisor {
                                      finished_.count(t) > 0});
       }
       statuses.push_back(WorkerStatus{w.index, w.exited ? 0 : w.pid, w.restarts,
-                                      w.started && !w.exited, w.tasks});
+                                      w.started && !w.exited, w.tasks,
+                                      w.dropped_carried + w.dropped_current});
     }
     std::sort(tasks.begin(), tasks.end(),
               [](const TaskSnapshot& a, const TaskSnapshot& b) { return a.task < b.task; });
-    std::lock_guard lock(mu_);
-    snapshot_ = std::move(tasks);
-    statuses_ = std::move(statuses);
+    {
+      std::lock_guard lock(mu_);
+      status_.tasks = std::move(tasks);
+      status_.workers = std::move(statuses);
+    }
+    cv_.notify_all();
   }
 
   void End() {
@@ -622,6 +627,7 @@ class ProcessCluster::Supervisor {
     {
       std::lock_guard lock(mu_);
       ended_ = true;
+      status_.ended = true;
     }
     cv_.notify_all();
   }
@@ -651,10 +657,8 @@ class ProcessCluster::Supervisor {
   // Shared with the callers' threads.
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
-  bool running_ = false, ended_ = false;
-  int starts_ = 0;
-  std::vector<TaskSnapshot> snapshot_;
-  std::vector<WorkerStatus> statuses_;
+  bool ended_ = false;
+  ClusterStatus status_;
 };
 
 ProcessCluster::ProcessCluster(std::shared_ptr<const topology::TopologySpec> topology,
@@ -673,8 +677,9 @@ RunSummary ProcessCluster::Run() {
 std::vector<TaskSnapshot> ProcessCluster::Snapshot() const { return supervisor_->Snapshot(); }
 std::vector<WorkerStatus> ProcessCluster::Workers() const { return supervisor_->Workers(); }
 const std::string& ProcessCluster::run_dir() const noexcept { return supervisor_->run_dir(); }
-bool ProcessCluster::WaitForStarts(int starts, std::chrono::milliseconds timeout) const {
-  return supervisor_->WaitForStarts(starts, timeout);
+bool ProcessCluster::WaitFor(const std::function<bool(const ClusterStatus&)>& ready,
+                             std::chrono::milliseconds timeout) const {
+  return supervisor_->WaitFor(ready, timeout);
 }
 
 }  // namespace tempest::runtime

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,10 +33,19 @@ struct ProcessRunOptions {
 // One worker process as the supervisor sees it.
 struct WorkerStatus {
   int index = 0;
-  int pid = 0;           // of the current incarnation (0 between a crash and its restart)
+  int pid = 0;  // of the current incarnation (0 between a crash and its restart)
   int restarts = 0;
   bool running = false;  // started and not (yet) exited
   std::vector<int> tasks;
+  uint64_t dropped_frames = 0;  // bad frames it received, over all its incarnations
+};
+
+// What ProcessCluster::WaitFor shows its predicate.
+struct ClusterStatus {
+  int starts = 0;      // worker incarnations started (the first N included)
+  bool ended = false;  // every worker has exited
+  std::vector<WorkerStatus> workers;
+  std::vector<TaskSnapshot> tasks;  // as Snapshot()
 };
 
 // Runs a validated topology as N worker processes under a supervisor in this process (Storm's
@@ -63,9 +73,10 @@ class ProcessCluster {
   std::vector<TaskSnapshot> Snapshot() const;  // latest heartbeats of every worker
   std::vector<WorkerStatus> Workers() const;
   const std::string& run_dir() const noexcept;
-  // Blocks until `starts` worker incarnations (the first N included) have been started, or the
-  // run ended, or `timeout` passed; returns whether the count was reached.
-  bool WaitForStarts(int starts, std::chrono::milliseconds timeout) const;
+  // Blocks until `ready(status)` holds (checked at every change the supervisor sees: starts,
+  // exits, heartbeats) or `timeout` passed; returns whether it held.
+  bool WaitFor(const std::function<bool(const ClusterStatus&)>& ready,
+               std::chrono::milliseconds timeout) const;
 
  private:
   class Supervisor;

@@ -47,8 +47,8 @@ std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& t
   std::vector<transport::TaskCounters> out;
   out.reserve(tasks.size());
   for (const TaskSnapshot& t : tasks) {
-    out.push_back({t.task, t.emitted, t.executed, t.acked, t.failed, t.errors,
-                   t.queue_high_water, t.blocked_pushes});
+    out.push_back({t.task, t.emitted, t.executed, t.acked, t.failed, t.errors, t.queue_high_water,
+                   t.blocked_pushes});
   }
   return out;
 }
@@ -132,8 +132,8 @@ class Worker {
         next_heartbeat = Clock::now() + options_.heartbeat;
       }
       pollfd fds[2] = {{control_.fd(), POLLIN, 0}, {wake_.fd(), POLLIN, 0}};
-      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
-          next_heartbeat - Clock::now());
+      const auto wait =
+          std::chrono::duration_cast<std::chrono::milliseconds>(next_heartbeat - Clock::now());
       const int n = ::poll(fds, 2, static_cast<int>(std::max<int64_t>(0, wait.count()) + 1));
       if (n <= 0) continue;
       if (fds[1].revents != 0) wake_.Drain();
@@ -183,8 +183,8 @@ class Worker {
       case ControlType::kFatal:
       case ControlType::kDone:
       case ControlType::kPeers:
-        spdlog::warn("worker {}: ignored an unexpected control message (type {})",
-                     options_.index, static_cast<int>(m.type));
+        spdlog::warn("worker {}: ignored an unexpected control message (type {})", options_.index,
+                     static_cast<int>(m.type));
         return true;
     }
     return true;
@@ -233,9 +233,8 @@ class Worker {
       control_.Send(m);
       ready_sent_ = true;
     }
-    const bool drained =
-        setup_failed_ ||
-        (control.unfinished() == 0 && (control.aborted() || link_->AllEndOfStreamConfirmed()));
+    const bool drained = setup_failed_ || (control.unfinished() == 0 &&
+                                           (control.aborted() || link_->AllEndOfStreamConfirmed()));
     if (!done_sent_ && (started_ || control.aborted()) && drained) {
       ControlMessage m = Counters(ControlType::kDone);
       m.completed = !control.aborted();
@@ -317,6 +316,77 @@ class Worker {
 };
 
 }  // namespace
+
+std::vector<std::string> WorkerFlags(const WorkerOptions& o) {
+  return {"--worker-index",   std::to_string(o.index),
+          "--workers",        std::to_string(o.workers),
+          "--control-fd",     std::to_string(o.control_fd),
+          "--run-dir",        o.run_dir,
+          "--endpoint",       o.endpoint == transport::EndpointKind::kTcp ? "tcp" : "ipc",
+          "--heartbeat-ms",   std::to_string(o.heartbeat.count()),
+          "--queue-capacity", std::to_string(o.run.queue_capacity),
+          "--batch-size",     std::to_string(o.run.batch_size)};
+}
+
+WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
+  WorkerOptions o;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < flags.size(); i += 2) {
+    const std::string& flag = flags[i];
+    if (i + 1 >= flags.size()) {
+      throw std::invalid_argument(fmt::format("worker flag {} has no value", flag));
+    }
+    const std::string& value = flags[i + 1];
+    const auto number = [&](int64_t minimum) {
+      std::size_t used = 0;
+      int64_t v = 0;
+      try {
+        v = std::stoll(value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != value.size() || v < minimum) {
+        throw std::invalid_argument(fmt::format(
+            "worker flag {}: expected an integer >= {}, found \"{}\"", flag, minimum, value));
+      }
+      return v;
+    };
+    if (flag == "--worker-index") {
+      o.index = static_cast<int>(number(0));
+    } else if (flag == "--workers") {
+      o.workers = static_cast<int>(number(1));
+    } else if (flag == "--control-fd") {
+      o.control_fd = static_cast<int>(number(0));
+    } else if (flag == "--run-dir") {
+      o.run_dir = value;
+    } else if (flag == "--endpoint") {
+      if (value != "ipc" && value != "tcp") {
+        throw std::invalid_argument(
+            fmt::format("worker flag --endpoint: expected ipc or tcp, found \"{}\"", value));
+      }
+      o.endpoint = value == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
+    } else if (flag == "--heartbeat-ms") {
+      o.heartbeat = std::chrono::milliseconds(number(1));
+    } else if (flag == "--queue-capacity") {
+      o.run.queue_capacity = static_cast<std::size_t>(number(1));
+    } else if (flag == "--batch-size") {
+      o.run.batch_size = static_cast<std::size_t>(number(1));
+    } else {
+      throw std::invalid_argument(fmt::format("unknown worker flag {}", flag));
+    }
+    seen.insert(flag);
+  }
+  for (const char* required : {"--worker-index", "--workers", "--control-fd", "--run-dir"}) {
+    if (seen.count(required) == 0) {
+      throw std::invalid_argument(fmt::format("worker flag {} is missing", required));
+    }
+  }
+  if (o.index >= o.workers) {
+    throw std::invalid_argument(
+        fmt::format("worker flag --worker-index {} is not below --workers {}", o.index, o.workers));
+  }
+  return o;
+}
 
 int RunWorker(std::shared_ptr<const topology::TopologySpec> spec, const WorkerOptions& options) {
   try {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runtime/run_summary.h"
 #include "topology/topology_spec.h"
@@ -20,6 +21,13 @@ struct WorkerOptions {
   LocalRunOptions run;
   std::chrono::milliseconds heartbeat{500};
 };
+
+// The flags a supervisor appends to a worker's command (--worker-index, --workers, --control-fd,
+// --run-dir, --endpoint, --heartbeat-ms, --queue-capacity, --batch-size), and back. A program
+// that is its own worker (the `tempest` command, a C++ topology) hands what follows its own
+// arguments to ParseWorkerFlags, which throws std::invalid_argument naming a bad or missing flag.
+std::vector<std::string> WorkerFlags(const WorkerOptions& options);
+WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags);
 
 // Runs one worker process's share of a topology: binds its data socket, says hello to the
 // supervisor, connects to its peers, prepares its tasks, starts them when told, reports

@@ -376,9 +376,12 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
   if (node.kind != Kind::kMap) {
     throw ConfigError(node, fmt::format("expected a map of settings, found {}", node.Describe()));
   }
-  static const std::vector<std::string> kKnown = {
-      "topology.workers", "topology.acker.executors", "topology.max.spout.pending",
-      "topology.message.timeout.secs", "topology.debug", "supervisor.worker.timeout.secs"};
+  static const std::vector<std::string> kKnown = {"topology.workers",
+                                                  "topology.acker.executors",
+                                                  "topology.max.spout.pending",
+                                                  "topology.message.timeout.secs",
+                                                  "topology.debug",
+                                                  "supervisor.worker.timeout.secs"};
   for (const ConfigMember& member : node.members) {
     const std::string& key = member.first;
     const ConfigNode& value = member.second;
@@ -421,12 +424,12 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
 
 // One entry of `streams`, read and checked against the components.
 struct StreamEntry {
-  const ConfigNode* node;
-  const ConfigNode* from;
-  const ConfigNode* to;
-  const ConfigNode* stream_node;  // streamId (may be null)
-  const ConfigNode* type_node;
-  const ConfigNode* args_node;
+  const ConfigNode* node = nullptr;
+  const ConfigNode* from = nullptr;
+  const ConfigNode* to = nullptr;
+  const ConfigNode* stream_node = nullptr;  // streamId (may be null)
+  const ConfigNode* type_node = nullptr;
+  const ConfigNode* args_node = nullptr;
   InputSpec input;
   std::string to_id;
 };
@@ -586,7 +589,8 @@ class Loader {
     }
     for (const ConfigNode& node : streams.items) {
       ConfigReader r(node);
-      StreamEntry e{&node, nullptr, nullptr, nullptr, nullptr, nullptr, {}, ""};
+      StreamEntry e;
+      e.node = &node;
       r.String("name", "");
       const std::string from = r.RequiredString("from");
       e.from = node.Find("from");

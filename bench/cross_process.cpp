@@ -1,0 +1,476 @@
+// Across two processes, Tempest against bare ZeroMQ baselines measured in the same run.
+//
+// Throughput, 40-byte tuples [id, key, ts, payload16], --tuples per run, 3 interleaved repeats:
+//   raw       two bare processes over PUSH/PULL, the tuples memcpy'd as structs, --batch per
+//             message (no serialisation)
+//   msgpack   the same with bare msgpack-c: pack [id, key, ts, str] arrays; unpack and read every
+//             field (the baseline of issue 4's goal)
+//   frame     the same with Tempest's codec only: EncodeFrame of Tuples, DecodeFrame
+//   topology  a real topology on two worker processes (ProcessCluster; this program is its own
+//             worker): GeneratorSpout -shuffle-> a counting sink in the other worker. Acking off.
+// Each receiver times first to last tuple and checks every id arrived (sum of ids).
+//
+// Latency, at --rate tuples/s for --latency-tuples tuples:
+//   rtt       bare ZeroMQ ping-pong of a 40-byte message between two processes: the round trip
+//   hop       the topology's one hop: a spout stamps each tuple with CLOCK_MONOTONIC (the same
+//             clock in every process), the bolt in the other worker records arrival - stamp
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <msgpack.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+#include <zmq.hpp>
+
+#include "runtime/process_cluster.h"
+#include "runtime/worker.h"
+#include "spouts/generator_spout.h"
+#include "topology/bolt.h"
+#include "topology/spout.h"
+#include "topology/topology_builder.h"
+#include "transport/frame.h"
+
+namespace {
+
+using namespace tempest;
+using Clock = std::chrono::steady_clock;
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+      .count();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bare baselines: two processes, PUSH/PULL over ipc://.
+
+struct Raw {
+  int64_t id, key, ts;
+  char payload[16];
+};
+static_assert(sizeof(Raw) == 40);
+
+struct Setup {
+  uint64_t tuples = 0;
+  uint64_t batch = 100;
+  std::string data_endpoint, ack_endpoint;
+  std::shared_ptr<const topology::TopologySpec> spec;
+  std::unique_ptr<transport::StreamTable> table;
+  const topology::StreamSchema* schema = nullptr;
+};
+
+struct StringSink {
+  std::string* out;
+  void write(const char* d, std::size_t n) { out->append(d, n); }
+};
+
+const std::string kPayload(16, 'x');
+
+[[gnu::noinline]] void benchmark_sink(int64_t, int64_t, const std::string&) {}
+
+void BuildMessage(const std::string& mode, const Setup& s, uint64_t first, uint64_t n,
+                  std::string& out) {
+  out.clear();
+  if (mode == "raw") {
+    out.resize(n * sizeof(Raw));
+    for (uint64_t i = 0; i < n; ++i) {
+      Raw r{static_cast<int64_t>(first + i),
+            static_cast<int64_t>((first + i) % 1000),
+            static_cast<int64_t>(first + i),
+            {}};
+      std::memcpy(r.payload, kPayload.data(), 16);
+      std::memcpy(out.data() + i * sizeof(Raw), &r, sizeof(Raw));
+    }
+  } else if (mode == "msgpack") {
+    StringSink sink{&out};
+    msgpack::packer<StringSink> pk(sink);
+    pk.pack_array(static_cast<uint32_t>(n));
+    for (uint64_t i = 0; i < n; ++i) {
+      const auto id = static_cast<int64_t>(first + i);
+      pk.pack_array(4);
+      pk.pack_int64(id);
+      pk.pack_int64(id % 1000);
+      pk.pack_int64(id);
+      pk.pack_str(16);
+      pk.pack_str_body(kPayload.data(), 16);
+    }
+  } else {
+    std::vector<topology::Tuple> tuples;
+    tuples.reserve(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      const auto id = static_cast<int64_t>(first + i);
+      topology::Values v;
+      v.emplace_back(id);
+      v.emplace_back(id % 1000);
+      v.emplace_back(id);
+      v.emplace_back(kPayload);
+      tuples.emplace_back(s.schema, 1, std::move(v));
+    }
+    transport::EncodeFrame(transport::FrameKind::kTuples, 1, 2, tuples, *s.table, out);
+  }
+}
+
+uint64_t ReadMessage(const std::string& mode, const Setup& s, const zmq::message_t& msg,
+                     uint64_t& id_sum, transport::Frame& frame) {
+  const char* data = static_cast<const char*>(msg.data());
+  if (mode == "raw") {
+    const uint64_t n = msg.size() / sizeof(Raw);
+    for (uint64_t i = 0; i < n; ++i) {
+      Raw r;
+      std::memcpy(&r, data + i * sizeof(Raw), sizeof(Raw));
+      id_sum += static_cast<uint64_t>(r.id);
+    }
+    return n;
+  }
+  if (mode == "msgpack") {
+    msgpack::object_handle h = msgpack::unpack(data, msg.size());
+    const msgpack::object_array& rows = h.get().via.array;
+    for (uint32_t i = 0; i < rows.size; ++i) {
+      const msgpack::object* f = rows.ptr[i].via.array.ptr;
+      const int64_t id = f[0].as<int64_t>();
+      const int64_t key = f[1].as<int64_t>();
+      const int64_t ts = f[2].as<int64_t>();
+      std::string payload(f[3].via.str.ptr, f[3].via.str.size);
+      id_sum += static_cast<uint64_t>(id);
+      benchmark_sink(key, ts, payload);
+    }
+    return rows.size;
+  }
+  if (transport::DecodeFrame(std::string_view(data, msg.size()), *s.table, frame) !=
+      transport::DecodeStatus::kOk) {
+    throw std::runtime_error("a frame failed to decode");
+  }
+  for (const topology::Tuple& t : frame.tuples) id_sum += static_cast<uint64_t>(t.GetInt(0));
+  return frame.tuples.size();
+}
+
+void Sender(const std::string& mode, const Setup& s) {
+  zmq::context_t ctx(1);
+  zmq::socket_t push(ctx, zmq::socket_type::push);
+  push.set(zmq::sockopt::linger, -1);
+  push.connect(s.data_endpoint);
+  zmq::socket_t ack(ctx, zmq::socket_type::pull);
+  ack.bind(s.ack_endpoint);
+  std::string buf;
+  for (uint64_t first = 0; first < s.tuples; first += s.batch) {
+    BuildMessage(mode, s, first, std::min(s.batch, s.tuples - first), buf);
+    push.send(zmq::buffer(buf), zmq::send_flags::none);
+  }
+  push.send(zmq::message_t(), zmq::send_flags::none);  // empty: done
+  zmq::message_t confirmed;  // libzmq can lose a dying process's last messages: wait
+  (void)ack.recv(confirmed, zmq::recv_flags::none);
+}
+
+struct Result {
+  double seconds = 0;
+  uint64_t tuples = 0;
+  bool ok = false;
+};
+
+std::string Endpoint(const char* what) {
+  return fmt::format("ipc:///tmp/tempest-cross-process-{}-{}", ::getpid(), what);
+}
+
+Result RunBare(const std::string& mode, Setup& s) {
+  s.data_endpoint = Endpoint("data");
+  s.ack_endpoint = Endpoint("ack");
+  const pid_t child = ::fork();
+  if (child == 0) {
+    Sender(mode, s);
+    ::_exit(0);
+  }
+  Result r;
+  {
+    zmq::context_t ctx(1);
+    zmq::socket_t pull(ctx, zmq::socket_type::pull);
+    pull.bind(s.data_endpoint);
+    zmq::socket_t ack(ctx, zmq::socket_type::push);
+    ack.connect(s.ack_endpoint);
+    uint64_t id_sum = 0;
+    transport::Frame frame;
+    Clock::time_point start;
+    bool started = false;
+    for (;;) {
+      zmq::message_t msg;
+      (void)pull.recv(msg, zmq::recv_flags::none);
+      if (!started) {
+        start = Clock::now();
+        started = true;
+      }
+      if (msg.size() == 0) break;
+      r.tuples += ReadMessage(mode, s, msg, id_sum, frame);
+    }
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    ack.send(zmq::str_buffer("ok"), zmq::send_flags::none);
+    const uint64_t n = s.tuples;
+    r.ok = r.tuples == n && id_sum == n * (n - 1) / 2;
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  r.ok = r.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return r;
+}
+
+// Bare ZeroMQ round trips of a 40-byte message, one every 1/rate s; returns the RTTs in ns.
+std::vector<int64_t> RunRtt(uint64_t count, uint64_t rate) {
+  const std::string there = Endpoint("ping"), back = Endpoint("pong");
+  const pid_t child = ::fork();
+  if (child == 0) {
+    zmq::context_t ctx(1);
+    zmq::socket_t in(ctx, zmq::socket_type::pull), out(ctx, zmq::socket_type::push);
+    in.bind(there);
+    out.connect(back);
+    for (uint64_t i = 0; i <= count; ++i) {
+      zmq::message_t m;
+      (void)in.recv(m, zmq::recv_flags::none);
+      out.send(m, zmq::send_flags::none);
+    }
+    ::_exit(0);
+  }
+  zmq::context_t ctx(1);
+  zmq::socket_t out(ctx, zmq::socket_type::push), in(ctx, zmq::socket_type::pull);
+  in.bind(back);
+  out.connect(there);
+  std::vector<int64_t> rtts;
+  rtts.reserve(count);
+  char payload[40] = {};
+  const auto gap = std::chrono::nanoseconds(1'000'000'000 / std::max<uint64_t>(1, rate));
+  auto next = Clock::now();
+  for (uint64_t i = 0; i <= count; ++i) {  // the first one warms up the connection
+    std::this_thread::sleep_until(next);
+    next += gap;
+    const int64_t sent = NowNs();
+    out.send(zmq::buffer(payload, sizeof payload), zmq::send_flags::none);
+    zmq::message_t m;
+    (void)in.recv(m, zmq::recv_flags::none);
+    if (i > 0) rtts.push_back(NowNs() - sent);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return rtts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The topologies: this program is also their worker (--tempest-worker ...).
+
+// Counts what arrives and times first to last (written to `out` at cleanup:
+// "count id_sum first_ns last_ns", or the sorted latencies for the latency shape).
+class TimedSink final : public topology::Bolt {
+ public:
+  TimedSink(std::string out, bool latency) : out_(std::move(out)), latency_(latency) {}
+  void Prepare(const topology::TopologyContext&, topology::OutputCollector&) override {}
+  void Execute(const topology::Tuple& t) override {
+    const int64_t now = NowNs();
+    if (count_++ == 0) first_ = now;
+    last_ = now;
+    id_sum_ += static_cast<uint64_t>(t.GetInt(0));
+    if (latency_) latencies_.push_back(now - t.GetInt(1));
+  }
+  void Cleanup() override {
+    std::ofstream f(out_);
+    f << count_ << ' ' << id_sum_ << ' ' << first_ << ' ' << last_ << '\n';
+    for (int64_t l : latencies_) f << l << '\n';
+  }
+  void DeclareOutputFields(topology::OutputFieldsDeclarer&) const override {}
+
+ private:
+  std::string out_;
+  bool latency_;
+  uint64_t count_ = 0, id_sum_ = 0;
+  int64_t first_ = 0, last_ = 0;
+  std::vector<int64_t> latencies_;
+};
+
+// [id, sent_ns, payload16] at a fixed rate, paced on the monotonic clock.
+class StampSpout final : public topology::Spout {
+ public:
+  StampSpout(uint64_t count, uint64_t rate) : count_(count), rate_(rate) {}
+  void Open(const topology::TopologyContext&, topology::SpoutOutputCollector& out) override {
+    out_ = &out;
+    start_ = Clock::now();
+  }
+  topology::NextResult NextTuple() override {
+    if (next_ >= count_) return topology::NextResult::kExhausted;
+    const auto due = start_ + std::chrono::nanoseconds(next_ * 1'000'000'000 / rate_);
+    if (Clock::now() < due) return topology::NextResult::kIdle;
+    topology::Values v;
+    v.emplace_back(static_cast<int64_t>(next_++));
+    v.emplace_back(NowNs());
+    v.emplace_back(kPayload);
+    out_->Emit(std::move(v));
+    return topology::NextResult::kEmitted;
+  }
+  void DeclareOutputFields(topology::OutputFieldsDeclarer& d) const override {
+    d.Declare({"id", "sent_ns", "payload"});
+  }
+
+ private:
+  uint64_t count_, rate_, next_ = 0;
+  Clock::time_point start_;
+  topology::SpoutOutputCollector* out_ = nullptr;
+};
+
+struct TopologyArgs {
+  std::string shape = "throughput";  // or latency
+  uint64_t tuples = 0;
+  uint64_t rate = 0;
+  std::string out;
+};
+
+std::shared_ptr<const topology::TopologySpec> BuildTopology(const TopologyArgs& a) {
+  topology::TopologyBuilder b("cross-process");
+  const bool latency = a.shape == "latency";
+  if (latency) {
+    b.SetSpout("spout", [a] { return std::make_unique<StampSpout>(a.tuples, a.rate); });
+  } else {
+    spouts::GeneratorSpoutConfig c;
+    c.count = a.tuples;
+    b.SetSpout("spout", [c] { return std::make_unique<spouts::GeneratorSpout>(c); });
+  }
+  // Task 1 (bolt) runs on worker 0, task 2 (spout) on worker 1: one hop across processes.
+  b.SetBolt("bolt", [a, latency] {
+     return std::make_unique<TimedSink>(a.out, latency);
+   }).ShuffleGrouping("spout");
+  return b.Build();
+}
+
+// Runs the topology on 2 workers; returns the numbers in the sink's file.
+std::vector<int64_t> RunTopology(const TopologyArgs& a) {
+  runtime::ProcessRunOptions o;
+  o.workers = 2;
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  o.worker_command = {std::string(self, n > 0 ? static_cast<std::size_t>(n) : 0),
+                      "--topology-shape",
+                      a.shape,
+                      "--tuples",
+                      std::to_string(a.tuples),
+                      "--rate",
+                      std::to_string(a.rate),
+                      "--out",
+                      a.out,
+                      "--tempest-worker"};
+  runtime::ProcessCluster cluster(BuildTopology(a), o);
+  const runtime::RunSummary summary = cluster.Run();
+  if (!summary.completed) throw std::runtime_error("the topology run failed: " + summary.error);
+  std::ifstream f(a.out);
+  std::vector<int64_t> values;
+  for (int64_t v; f >> v;) values.push_back(v);
+  return values;
+}
+
+Result RunTopologyThroughput(uint64_t tuples, const std::string& out) {
+  const std::vector<int64_t> v = RunTopology({"throughput", tuples, 0, out});
+  Result r;
+  if (v.size() < 4) return r;
+  r.tuples = static_cast<uint64_t>(v[0]);
+  r.seconds = static_cast<double>(v[3] - v[2]) * 1e-9;
+  r.ok = r.tuples == tuples && static_cast<uint64_t>(v[1]) == tuples * (tuples - 1) / 2;
+  return r;
+}
+
+double Percentile(std::vector<int64_t> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return static_cast<double>(v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))]);
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // As a worker of the topology shapes: [--topology-shape S --tuples N --rate R --out F]
+  // --tempest-worker <the supervisor's worker flags>.
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) != "--tempest-worker") continue;
+    TopologyArgs a;
+    for (int k = 1; k + 1 < i; k += 2) {
+      const std::string_view flag = argv[k];
+      if (flag == "--topology-shape") a.shape = argv[k + 1];
+      if (flag == "--tuples") a.tuples = std::stoull(argv[k + 1]);
+      if (flag == "--rate") a.rate = std::stoull(argv[k + 1]);
+      if (flag == "--out") a.out = argv[k + 1];
+    }
+    return runtime::RunWorker(BuildTopology(a),
+                              runtime::ParseWorkerFlags({argv + i + 1, argv + argc}));
+  }
+
+  CLI::App app{"Across two processes: Tempest against bare ZeroMQ baselines in the same run."};
+  Setup s;
+  s.tuples = 10'000'000;
+  int repeats = 3;
+  uint64_t rate = 100'000;
+  uint64_t latency_tuples = 200'000;
+  app.add_option("--tuples", s.tuples, "Tuples per throughput run")->capture_default_str();
+  app.add_option("--batch", s.batch, "Tuples per message of the bare modes")->capture_default_str();
+  app.add_option("--repeats", repeats, "Runs per mode (best and median reported)")
+      ->capture_default_str();
+  app.add_option("--rate", rate, "Tuples per second of the latency runs")->capture_default_str();
+  app.add_option("--latency-tuples", latency_tuples, "Tuples per latency run")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  topology::TopologyBuilder b;
+  b.SetSpout("gen", [] { return std::make_unique<spouts::GeneratorSpout>(); });
+  s.spec = b.Build();
+  s.table = std::make_unique<transport::StreamTable>(s.spec);
+  s.schema = s.spec->Find("gen")->FindStream("default");
+  const std::string out = fmt::format("/tmp/tempest-cross-process-{}.out", ::getpid());
+
+  const std::vector<std::string> modes = {"raw", "msgpack", "frame", "topology"};
+  std::map<std::string, std::vector<double>> rates;
+  std::map<std::string, std::vector<double>> p50, p99;
+  bool all_ok = true;
+  for (int r = 0; r < repeats; ++r) {
+    for (const std::string& mode : modes) {
+      const Result res =
+          mode == "topology" ? RunTopologyThroughput(s.tuples, out) : RunBare(mode, s);
+      all_ok = all_ok && res.ok;
+      const double rate_now = static_cast<double>(res.tuples) / res.seconds;
+      rates[mode].push_back(rate_now);
+      fmt::print("  run {} {:<9} {:>10} tuples {:7.3f} s {:8.2f}M tuples/s{}\n", r + 1, mode,
+                 res.tuples, res.seconds, rate_now / 1e6, res.ok ? "" : "  LOST OR CORRUPT");
+    }
+    const std::vector<int64_t> rtt = RunRtt(latency_tuples / 10, rate / 10);
+    std::vector<int64_t> hop = RunTopology({"latency", latency_tuples, rate, out});
+    const bool hop_ok = hop.size() == latency_tuples + 4;
+    all_ok = all_ok && hop_ok;
+    if (hop.size() >= 4) hop.erase(hop.begin(), hop.begin() + 4);
+    p50["rtt"].push_back(Percentile(rtt, 0.50) / 1e3);
+    p99["rtt"].push_back(Percentile(rtt, 0.99) / 1e3);
+    p50["hop"].push_back(Percentile(hop, 0.50) / 1e3);
+    p99["hop"].push_back(Percentile(hop, 0.99) / 1e3);
+    fmt::print(
+        "  run {} latency: bare rtt p50 {:.1f} us p99 {:.1f} us; one hop p50 {:.1f} us p99 "
+        "{:.1f} us{}\n",
+        r + 1, p50["rtt"].back(), p99["rtt"].back(), p50["hop"].back(), p99["hop"].back(),
+        hop_ok ? "" : "  LOST");
+  }
+  std::remove(out.c_str());
+  const double base = Median(rates["msgpack"]);
+  fmt::print("\n{:<9} {:>10} {:>12} {:>16}\n", "mode", "best M/s", "median M/s", "median/msgpack");
+  for (const std::string& mode : modes) {
+    fmt::print("{:<9} {:>10.2f} {:>12.2f} {:>16.3f}\n", mode,
+               *std::max_element(rates[mode].begin(), rates[mode].end()) / 1e6,
+               Median(rates[mode]) / 1e6, Median(rates[mode]) / base);
+  }
+  const double rtt50 = Median(p50["rtt"]);
+  fmt::print(
+      "\nlatency at {} tuples/s (median of {} runs): bare ZeroMQ round trip p50 {:.1f} us "
+      "p99 {:.1f} us; Tempest one hop p50 {:.1f} us p99 {:.1f} us; goal p50 <= rtt/2 + 15 "
+      "= {:.1f} us\n",
+      rate, repeats, rtt50, Median(p99["rtt"]), Median(p50["hop"]), Median(p99["hop"]),
+      rtt50 / 2 + 15);
+  return all_ok ? 0 : 1;
+}

@@ -1,0 +1,267 @@
+// The multi-process runtime as users meet it: workers are real `tempest worker` processes under a
+// ProcessCluster supervisor in this test process. Nothing here sleeps to synchronise: the tests
+// wait on the supervisor's status (WaitFor) or on a process's end (pidfd), with long deadlines.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <zmq.hpp>
+
+#include "../support/data_dir.h"
+#include "../support/tempest_workers.h"
+#include "transport/frame.h"
+
+namespace tempest {
+namespace {
+
+using namespace std::chrono_literals;
+using runtime::ClusterStatus;
+using runtime::ProcessCluster;
+using runtime::RunSummary;
+
+constexpr auto kDeadline = 60s;
+
+// The ids in a FileSink output of GeneratorSpout tuples, in file order.
+std::vector<int64_t> Ids(const std::string& path) {
+  std::vector<int64_t> ids;
+  std::istringstream in(testing::ReadFile(path));
+  for (std::string line; std::getline(in, line);) {
+    long long id = -1;
+    if (std::sscanf(line.c_str(), "{\"id\":%lld,", &id) == 1) ids.push_back(id);
+  }
+  return ids;
+}
+
+// Every id in [0, n) exactly once.
+void ExpectEachIdOnce(const std::vector<int64_t>& ids, int64_t n) {
+  std::vector<int64_t> sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  ASSERT_EQ(sorted.size(), static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (sorted[i] != i) {
+      ADD_FAILURE() << "id " << i << " is missing or duplicated (found " << sorted[i] << ")";
+      return;
+    }
+  }
+}
+
+class ProcessClusterTest : public ::testing::Test {
+ protected:
+  testing::YamlRun Steady(uint64_t count, uint64_t rate) const {
+    return {(testing::DataDir() / "process" / "steady.yaml").string(),
+            {{"count", std::to_string(count)},
+             {"rate", std::to_string(rate)},
+             {"out_dir", out_.path()}}};
+  }
+  std::string Out() const { return out_.File("out.jsonl"); }
+
+  testing::TempDir out_;
+};
+
+// issue 4, deliver 6: the end-of-stream handshake, not linger, gets the last tuples across.
+TEST_F(ProcessClusterTest, ABoundedRunOnThreeWorkersLosesNothing) {
+  for (const auto endpoint : {transport::EndpointKind::kIpc, transport::EndpointKind::kTcp}) {
+    const testing::YamlRun yaml = Steady(200'000, 0);
+    runtime::ProcessRunOptions options = yaml.Workers(3);
+    options.endpoint = endpoint;
+    const RunSummary summary = ProcessCluster(yaml.Load(), options).Run();
+    ASSERT_TRUE(summary.completed) << summary.error;
+    EXPECT_EQ(summary.workers, 3);
+    EXPECT_EQ(summary.restarts, 0);
+    EXPECT_EQ(summary.Find("gen")->emitted, 200'000u);
+    EXPECT_EQ(summary.Find("pass")->executed, 200'000u);
+    EXPECT_EQ(summary.Find("sink")->executed, 200'000u);
+    ExpectEachIdOnce(Ids(Out()), 200'000);
+  }
+}
+
+TEST_F(ProcessClusterTest, TheRunFolderIsPrivateAndRemovedAtTheEnd) {
+  const testing::YamlRun yaml = Steady(10, 0);
+  std::string dir;
+  {
+    ProcessCluster cluster(yaml.Load(), yaml.Workers(2));
+    cluster.Start();
+    dir = cluster.run_dir();
+    struct stat st {};
+    ASSERT_EQ(::stat(dir.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0700u);
+    EXPECT_TRUE(std::filesystem::exists(dir + "/worker-0.sock"));
+    EXPECT_TRUE(cluster.Wait().completed);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
+// Garbage of every kind sent straight to a worker's socket is counted and dropped; the run goes
+// on, a graceful stop drains it, and every tuple the spout emitted reaches the sink once.
+TEST_F(ProcessClusterTest, GarbageFramesAreCountedAndDroppedAndTheRunGoesOn) {
+  const testing::YamlRun yaml = Steady(0, 5000);
+  ProcessCluster cluster(yaml.Load(), yaml.Workers(2));
+  cluster.Start();
+  ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.starts >= 2; }, kDeadline));
+
+  std::string truncated, wrong_version, misaddressed;
+  transport::EncodeControlFrame(transport::FrameKind::kEndOfStream, 2, 1, truncated);
+  truncated.pop_back();
+  transport::EncodeControlFrame(transport::FrameKind::kEndOfStream, 2, 1, wrong_version);
+  wrong_version[1] = 9;
+  transport::EncodeControlFrame(transport::FrameKind::kEndOfStream, 2, 77, misaddressed);
+  {
+    zmq::context_t ctx;
+    zmq::socket_t push(ctx, zmq::socket_type::push);
+    push.set(zmq::sockopt::linger, 5000);
+    push.connect("ipc://" + cluster.run_dir() + "/worker-0.sock");
+    for (const std::string& bad :
+         {std::string("\xc1garbage\xff"), truncated, wrong_version, misaddressed}) {
+      push.send(zmq::buffer(bad), zmq::send_flags::none);
+    }
+  }
+  EXPECT_TRUE(cluster.WaitFor(
+      [](const ClusterStatus& s) { return s.workers.at(0).dropped_frames == 4; }, kDeadline));
+  cluster.Stop();
+  const RunSummary summary = cluster.Wait();
+  ASSERT_TRUE(summary.completed) << summary.error;
+  EXPECT_EQ(summary.dropped_frames, 4u);
+  const uint64_t emitted = summary.Find("gen")->emitted;
+  EXPECT_GT(emitted, 0u);
+  EXPECT_EQ(summary.Find("sink")->executed, emitted);
+  ExpectEachIdOnce(Ids(Out()), static_cast<int64_t>(emitted));
+}
+
+TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) {
+  const testing::YamlRun yaml = Steady(0, 2000);
+  ProcessCluster cluster(yaml.Load(), yaml.Workers(3));
+  cluster.Start();
+  ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.starts >= 3; }, kDeadline));
+  const runtime::WorkerStatus before = cluster.Workers().at(1);
+  EXPECT_EQ(before.tasks, (std::vector<int>{2, 5}));  // round-robin: (task - 1) mod 3 == 1
+  ASSERT_EQ(::kill(before.pid, SIGKILL), 0);
+  ASSERT_TRUE(cluster.WaitFor(
+      [](const ClusterStatus& s) {
+        return s.starts >= 4 && s.workers.at(1).restarts == 1 && s.workers.at(1).running;
+      },
+      kDeadline));
+  const runtime::WorkerStatus after = cluster.Workers().at(1);
+  EXPECT_NE(after.pid, before.pid);
+  EXPECT_EQ(after.tasks, before.tasks);
+  // The run goes on through the new worker: its tasks execute again, then it drains.
+  const uint64_t sink_before = cluster.Snapshot().at(4).executed;
+  EXPECT_TRUE(cluster.WaitFor(
+      [&](const ClusterStatus& s) { return s.tasks.at(4).executed > sink_before + 100; },
+      kDeadline));
+  cluster.Stop();
+  const RunSummary summary = cluster.Wait();
+  EXPECT_TRUE(summary.completed) << summary.error;
+  EXPECT_EQ(summary.restarts, 1);
+}
+
+TEST_F(ProcessClusterTest, AHungWorkerIsKilledAfterTheTimeoutAndRestarted) {
+  const testing::YamlRun yaml = Steady(0, 2000);
+  runtime::ProcessRunOptions options = yaml.Workers(2);
+  options.heartbeat = 100ms;
+  options.worker_timeout = 1000ms;
+  ProcessCluster cluster(yaml.Load(), options);
+  cluster.Start();
+  ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.starts >= 2; }, kDeadline));
+  const int pid = cluster.Workers().at(1).pid;
+  ASSERT_EQ(::kill(pid, SIGSTOP), 0);
+  ASSERT_TRUE(cluster.WaitFor(
+      [](const ClusterStatus& s) { return s.starts >= 3 && s.workers.at(1).running; }, kDeadline));
+  EXPECT_NE(cluster.Workers().at(1).pid, pid);
+  cluster.Stop();
+  const RunSummary summary = cluster.Wait();
+  EXPECT_TRUE(summary.completed) << summary.error;
+  EXPECT_EQ(summary.restarts, 1);
+}
+
+TEST_F(ProcessClusterTest, AFailureWhilePreparingEndsTheRunWithItsMessage) {
+  const testing::YamlRun yaml{(testing::DataDir() / "cli" / "missing_input.yaml").string(), {}};
+  const RunSummary summary = ProcessCluster(yaml.Load(), yaml.Workers(2)).Run();
+  EXPECT_FALSE(summary.completed);
+  EXPECT_TRUE(std::regex_search(summary.error,
+                                std::regex("^spout 'lines' task 1 failed to open: .*no_such_file")))
+      << summary.error;
+}
+
+TEST_F(ProcessClusterTest, AWorkerThatLoadedAnotherTopologyIsRefused) {
+  const testing::YamlRun yaml = Steady(10, 0);
+  runtime::ProcessRunOptions options = yaml.Workers(2);
+  options.worker_command.at(2) = (testing::DataDir() / "process" / "slow.yaml").string();
+  const RunSummary summary = ProcessCluster(yaml.Load(), options).Run();
+  EXPECT_FALSE(summary.completed);
+  EXPECT_NE(summary.error.find("loaded a different topology than the supervisor"),
+            std::string::npos)
+      << summary.error;
+}
+
+// Backpressure end to end: the bolt takes 1 ms a tuple in the other worker; the spout could emit
+// millions a second, but credits hold it to what the bolt's queue can take.
+TEST_F(ProcessClusterTest, ASlowRemoteBoltSlowsTheSpoutAndNothingIsDropped) {
+  const testing::YamlRun yaml{(testing::DataDir() / "process" / "slow.yaml").string(), {}};
+  runtime::ProcessRunOptions options = yaml.Workers(2);
+  options.run.queue_capacity = 64;
+  options.run.batch_size = 16;
+  ProcessCluster cluster(yaml.Load(), options);
+  const RunSummary summary = cluster.Run();
+  ASSERT_TRUE(summary.completed) << summary.error;
+  EXPECT_EQ(summary.Find("chaos")->executed, 1000u);
+  EXPECT_EQ(summary.Find("sink")->executed, 1000u);
+  const runtime::TaskSnapshot chaos = cluster.Snapshot().at(0);
+  ASSERT_EQ(chaos.component, "chaos");
+  EXPECT_GT(chaos.queue_high_water, 0u);
+  EXPECT_LE(chaos.queue_high_water, 64u);  // one sending worker, 64 tuples of credit
+}
+
+// The supervisor killed with SIGKILL: its workers go too (no orphans), within the deadline.
+TEST(ProcessClusterOrphanTest, NoWorkerOutlivesAKilledSupervisor) {
+  testing::TempDir out;
+  int err[2];
+  ASSERT_EQ(::pipe2(err, O_CLOEXEC), 0);
+  const std::string yaml = (testing::DataDir() / "process" / "steady.yaml").string();
+  const std::string out_dir = "out_dir=" + out.path();
+  const pid_t supervisor = ::fork();
+  if (supervisor == 0) {
+    ::dup2(err[1], 1);  // spdlog logs to stdout
+    ::dup2(err[1], 2);
+    ::execl(TEMPEST_BIN, TEMPEST_BIN, "run", yaml.c_str(), "--workers", "2", "--set", "count=0",
+            "--set", "rate=1000", "--set", out_dir.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(err[1]);
+  // "2 workers running: worker 0 (pid 123, tasks 1 3 5), worker 1 (pid 124, tasks 2 4)"
+  std::string text;
+  std::smatch m;
+  const std::regex running("workers running: worker 0 \\(pid (\\d+),.*worker 1 \\(pid (\\d+),");
+  char buf[4096];
+  while (!std::regex_search(text, m, running)) {
+    const ssize_t n = ::read(err[0], buf, sizeof buf);
+    ASSERT_GT(n, 0) << "the supervisor ended before its workers ran:\n" << text;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  const std::vector<pid_t> workers = {std::stoi(m[1]), std::stoi(m[2])};
+  std::vector<int> handles;
+  for (pid_t w : workers) {
+    const int fd = static_cast<int>(::syscall(SYS_pidfd_open, w, 0));
+    ASSERT_GE(fd, 0) << "worker " << w << " is already gone before the supervisor was killed";
+    handles.push_back(fd);
+  }
+  ASSERT_EQ(::kill(supervisor, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(supervisor, &status, 0), supervisor);
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    pollfd p{handles[i], POLLIN, 0};
+    EXPECT_EQ(::poll(&p, 1, 30'000), 1) << "worker " << workers[i] << " outlived its supervisor";
+    ::close(handles[i]);
+  }
+  ::close(err[0]);
+}
+
+}  // namespace
+}  // namespace tempest
