@@ -72,6 +72,35 @@ if(NOT err MATCHES "spout-1 +1 +[1-9][0-9]* +0 +[1-9][0-9]* +0 +0\nbolt-1 +1")
   message(FATAL_ERROR "unexpected summary after SIGINT:\n${err}")
 endif()
 
+# The same runs as worker processes under a supervisor: the same output, the same exit codes.
+tempest(run ${wc} --set plugin_dir=${PLUGIN_DIR} --quiet --workers 3)
+expect_eq("word count on 3 workers exit code" "${rc}" "0")
+if(NOT out MATCHES "^157 words, 72 distinct. Top 10:\n  the                 17\n  of                  12\n")
+  message(FATAL_ERROR "unexpected word count output on 3 workers:\n${out}")
+endif()
+expect_eq("--quiet on 3 workers prints nothing" "${err}" "")
+tempest(run ${data}/cli/quiet.yaml --workers 2 --transport tcp)
+expect_eq("run on 2 workers exit code" "${rc}" "0")
+if(NOT err MATCHES "gen +1 +1000 +0 +1000 +0 +0\nsink +1 +0 +1000 +1000 +0 +0\n2 worker processes, 0 restarted, 0 bad frames dropped\nfinished in")
+  message(FATAL_ERROR "unexpected summary on 2 workers:\n${err}")
+endif()
+tempest(run ${data}/cli/missing_input.yaml --quiet --workers 2)
+expect_eq("failed run on 2 workers exit code" "${rc}" "1")
+if(NOT err MATCHES "^tempest: run failed: spout 'lines' task 1 failed to open: .*no_such_file.jsonl")
+  message(FATAL_ERROR "unexpected failure message on 2 workers:\n${err}")
+endif()
+execute_process(COMMAND timeout --preserve-status -s INT 2 ${TEMPEST} run
+                        ${SOURCE_DIR}/examples/flux/simple_wordcount.yaml --workers 2
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect_eq("Ctrl-C on 2 workers exit code" "${rc}" "0")
+if(NOT err MATCHES "spout-1 +1 +[1-9][0-9]* +0 +[1-9][0-9]* +0 +0\nbolt-1 +1.*2 worker processes, 0 restarted")
+  message(FATAL_ERROR "unexpected summary after SIGINT on 2 workers:\n${err}")
+endif()
+tempest(worker ${data}/cli/quiet.yaml --worker-index 0)
+expect_eq("worker without the supervisor's flags exit code" "${rc}" "2")
+expect_eq("worker without the supervisor's flags message" "${err}"
+          "tempest: worker: worker flag --workers is missing\n")
+
 # usage errors exit 2.
 tempest(run)
 expect_eq("usage exit code" "${rc}" "2")
