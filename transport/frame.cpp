@@ -4,114 +4,54 @@
 
 #include <bit>
 #include <limits>
-#include <msgpack.hpp>
 #include <stdexcept>
 
 #include "transport/msgpack_reader.h"
+#include "transport/msgpack_writer.h"
 
 namespace tempest::transport {
 namespace {
 
 using topology::Value;
-using topology::ValueType;
 
-// msgpack's packer writes into any type with write(const char*, size_t).
-struct StringSink {
-  std::string* out;
-  void write(const char* data, std::size_t size) { out->append(data, size); }
-};
-using Packer = msgpack::packer<StringSink>;
-
-void PackValue(Packer& pk, const Value& v) {
-  switch (v.type()) {
-    case ValueType::kNull:
-      pk.pack_nil();
-      return;
-    case ValueType::kBool:
-      v.AsBool() ? pk.pack_true() : pk.pack_false();
-      return;
-    case ValueType::kInt:
-      pk.pack_int64(*v.IfInt());
-      return;
-    case ValueType::kDouble: {
-      // Always float64: msgpack-c's pack_double writes an integral double (1000.0, -0.0) as an
-      // integer, which would come back as another type.
-      const uint64_t bits = std::bit_cast<uint64_t>(*v.IfDouble());
-      char buf[9];
-      buf[0] = static_cast<char>(0xcb);
-      for (int i = 0; i < 8; ++i) buf[1 + i] = static_cast<char>((bits >> (56 - 8 * i)) & 0xff);
-      pk.pack_str_body(buf, sizeof buf);  // raw bytes, no header
-      return;
-    }
-    case ValueType::kString: {
-      const std::string& s = *v.IfString();
-      pk.pack_str(static_cast<uint32_t>(s.size()));
-      pk.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
-      return;
-    }
-    case ValueType::kBytes: {
-      const std::string& b = v.AsBytes().data;
-      pk.pack_bin(static_cast<uint32_t>(b.size()));
-      pk.pack_bin_body(b.data(), static_cast<uint32_t>(b.size()));
-      return;
-    }
-    case ValueType::kList:
-      pk.pack_array(static_cast<uint32_t>(v.AsList().size()));
-      for (const Value& e : v.AsList()) PackValue(pk, e);
-      return;
-    case ValueType::kMap:
-      pk.pack_map(static_cast<uint32_t>(v.AsMap().size()));
-      for (const auto& [k, e] : v.AsMap()) {
-        PackValue(pk, k);
-        PackValue(pk, e);
-      }
-      return;
-  }
-}
-
-void PackHeader(Packer& pk, FrameKind kind, int from_task, int to_task) {
-  pk.pack_array(5);
-  pk.pack_uint64(kWireVersion);
-  pk.pack_uint8(static_cast<uint8_t>(kind));
-  pk.pack_int32(from_task);
-  pk.pack_int32(to_task);
+void WriteHeader(MsgpackWriter& w, FrameKind kind, int from_task, int to_task) {
+  w.ArrayHeader(5);
+  w.Uint(kWireVersion);
+  w.Uint(static_cast<uint8_t>(kind));
+  w.Int(from_task);
+  w.Int(to_task);
 }
 
 }  // namespace
 
 void FrameBuilder::Begin(int from_task, int to_task) {
-  bytes_.clear();
+  w_.Clear();
   count_ = 0;
-  StringSink sink{&bytes_};
-  Packer pk(sink);
-  PackHeader(pk, FrameKind::kTuples, from_task, to_task);
+  WriteHeader(w_, FrameKind::kTuples, from_task, to_task);
   // array32 with the count left open: a valid (if not minimal) msgpack header.
-  bytes_.push_back(static_cast<char>(0xdd));
-  count_at_ = bytes_.size();
-  bytes_.append(4, '\0');
+  const unsigned char open[5] = {0xdd, 0, 0, 0, 0};
+  w_.Raw(open, sizeof open);
+  count_at_ = w_.size() - 4;
 }
 
 void FrameBuilder::Add(int stream, const topology::Values& values,
                        std::span<const topology::AckMeta::Anchor> anchors) {
-  StringSink sink{&bytes_};
-  Packer pk(sink);
-  pk.pack_array(3);
-  pk.pack_uint32(static_cast<uint32_t>(stream));
-  pk.pack_array(static_cast<uint32_t>(values.size()));
-  for (const Value& v : values) PackValue(pk, v);
-  pk.pack_array(static_cast<uint32_t>(2 * anchors.size()));
+  w_.ArrayHeader(3);
+  w_.Uint(static_cast<uint32_t>(stream));
+  w_.ArrayHeader(static_cast<uint32_t>(values.size()));
+  for (const Value& v : values) w_.Value(v);
+  w_.ArrayHeader(static_cast<uint32_t>(2 * anchors.size()));
   for (const auto& a : anchors) {
-    pk.pack_uint64(a.root);
-    pk.pack_uint64(a.edge);
+    w_.Uint(a.root);
+    w_.Uint(a.edge);
   }
   ++count_;
 }
 
 std::string_view FrameBuilder::Finish() {
-  for (int i = 0; i < 4; ++i) {
-    bytes_[count_at_ + i] = static_cast<char>((count_ >> (24 - 8 * i)) & 0xff);
-  }
-  return bytes_;
+  char* count = w_.at(count_at_);
+  for (int i = 0; i < 4; ++i) count[i] = static_cast<char>((count_ >> (24 - 8 * i)) & 0xff);
+  return w_.view();
 }
 
 void EncodeFrame(FrameKind kind, int from_task, int to_task,
@@ -142,17 +82,17 @@ void EncodeFrame(FrameKind kind, int from_task, int to_task,
 }
 
 void EncodeControlFrame(FrameKind kind, int from_task, int to_task, std::string& out) {
-  StringSink sink{&out};
-  Packer pk(sink);
-  PackHeader(pk, kind, from_task, to_task);
-  pk.pack_array(0);
+  MsgpackWriter w;
+  WriteHeader(w, kind, from_task, to_task);
+  w.ArrayHeader(0);
+  out.append(w.view());
 }
 
 void EncodeCreditFrame(int task, uint64_t tuples, std::string& out) {
-  StringSink sink{&out};
-  Packer pk(sink);
-  PackHeader(pk, FrameKind::kCredit, task, 0);
-  pk.pack_uint64(tuples);
+  MsgpackWriter w;
+  WriteHeader(w, FrameKind::kCredit, task, 0);
+  w.Uint(tuples);
+  out.append(w.view());
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "topology/tuple.h"
+#include "transport/msgpack_writer.h"
 #include "transport/stream_table.h"
 
 namespace tempest::transport {
@@ -58,10 +59,10 @@ class FrameBuilder {
   // The finished frame; valid until the next Begin().
   std::string_view Finish();
   uint32_t count() const noexcept { return count_; }
-  std::size_t bytes() const noexcept { return bytes_.size(); }
+  std::size_t bytes() const noexcept { return w_.size(); }
 
  private:
-  std::string bytes_;
+  MsgpackWriter w_;
   std::size_t count_at_ = 0;
   uint32_t count_ = 0;
 };

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <msgpack.hpp>
 #include <random>
 
 #include "../support/test_components.h"
@@ -89,6 +90,32 @@ TEST_F(FrameTest, EveryValueTypeRoundTrips) {
     EXPECT_EQ(f.tuples[i].ack().anchors, tuples[i].ack().anchors) << i;
   }
   EXPECT_EQ(f.tuples[3].GetValue(0).type(), topology::ValueType::kBytes);
+}
+
+// The encoder and decoder are Tempest's own; msgpack-c, the reference, must read the same bytes.
+TEST_F(FrameTest, FramesAreMsgpackAsMsgpackCReadsIt) {
+  std::vector<Tuple> tuples;
+  tuples.emplace_back(b_, 3,
+                      Values{int64_t{-40000}, std::string(300, 'y'), Map{{"k", List{1.5, true}}}});
+  tuples.emplace_back(a_, 3, Values{Bytes{std::string(70000, 'b')}});
+  const std::string bytes = Encode(tuples);
+  std::size_t offset = 0;
+  const msgpack::object_handle h = msgpack::unpack(bytes.data(), bytes.size(), offset);
+  EXPECT_EQ(offset, bytes.size());
+  const msgpack::object& root = h.get();
+  ASSERT_EQ(root.type, msgpack::type::ARRAY);
+  ASSERT_EQ(root.via.array.size, 5u);
+  EXPECT_EQ(root.via.array.ptr[0].as<uint64_t>(), kWireVersion);
+  EXPECT_EQ(root.via.array.ptr[3].as<int>(), 7);
+  const msgpack::object& body = root.via.array.ptr[4];
+  ASSERT_EQ(body.via.array.size, 2u);
+  const msgpack::object& values = body.via.array.ptr[0].via.array.ptr[1];
+  EXPECT_EQ(values.via.array.ptr[0].as<int64_t>(), -40000);
+  EXPECT_EQ(values.via.array.ptr[1].as<std::string>(), std::string(300, 'y'));
+  EXPECT_EQ(values.via.array.ptr[2].type, msgpack::type::MAP);
+  const msgpack::object& bin = body.via.array.ptr[1].via.array.ptr[1].via.array.ptr[0];
+  EXPECT_EQ(bin.type, msgpack::type::BIN);
+  EXPECT_EQ(bin.via.bin.size, 70000u);
 }
 
 TEST_F(FrameTest, IntegralDoublesStayDoubles) {
