@@ -232,6 +232,10 @@ std::vector<int64_t> RunRtt(uint64_t count, uint64_t rate) {
       (void)in.recv(m, zmq::recv_flags::none);
       out.send(m, zmq::send_flags::none);
     }
+    // Exit only once the last reply has arrived (libzmq can lose a dying process's last
+    // messages): the other side says so.
+    zmq::message_t bye;
+    (void)in.recv(bye, zmq::recv_flags::none);
     ::_exit(0);
   }
   zmq::context_t ctx(1);
@@ -252,6 +256,7 @@ std::vector<int64_t> RunRtt(uint64_t count, uint64_t rate) {
     (void)in.recv(m, zmq::recv_flags::none);
     if (i > 0) rtts.push_back(NowNs() - sent);
   }
+  out.send(zmq::str_buffer("bye"), zmq::send_flags::none);
   int status = 0;
   ::waitpid(child, &status, 0);
   return rtts;

@@ -59,7 +59,6 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
             break;
         }
       }
-      ReturnCredits();
       if (tick.count() > 0 && std::chrono::steady_clock::now() >= next_tick) {
         try {
           bolt_->OnTick();
@@ -83,7 +82,7 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
   // Decodes a batch from another worker and executes it; false if the run was cut short.
   bool ExecuteFrame(const Envelope& e) {
     RemoteLink& link = *setup_.link;
-    credits_.emplace_back(link.worker_of(e.from_task), e.frame_tuples);
+    GiveCredit(link.worker_of(e.from_task), e.frame_tuples);
     std::string error;
     const transport::DecodeStatus status =
         transport::DecodeFrame(e.frame, *setup_.streams, decoded_, &error);
@@ -98,18 +97,16 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
     return true;
   }
 
-  // Gives the queue room just freed back to the workers that sent the frames, one credit
-  // message per worker per round.
-  void ReturnCredits() {
-    if (credits_.empty()) return;
-    std::sort(credits_.begin(), credits_.end());
-    for (std::size_t i = 0; i < credits_.size();) {
-      const int peer = credits_[i].first;
-      uint64_t tuples = 0;
-      for (; i < credits_.size() && credits_[i].first == peer; ++i) tuples += credits_[i].second;
-      setup_.link->ReturnCredit(peer, setup_.task, tuples);
+  // Gives the queue room just freed back to the worker that sent the frame, a credit batch at a
+  // time (remote_link.h says why a sender cannot starve on what is held back).
+  void GiveCredit(int peer, uint32_t tuples) {
+    if (owed_.empty()) owed_.assign(setup_.link->workers(), 0);
+    uint64_t& owed = owed_[peer];
+    owed += tuples;
+    if (owed >= setup_.link->credit_batch()) {
+      setup_.link->ReturnCredit(peer, setup_.task, owed);
+      owed = 0;
     }
-    credits_.clear();
   }
 
   // End-of-stream counts once per upstream task: a restarted worker's peers send theirs again.
@@ -153,8 +150,8 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
   std::vector<bool> ended_;          // by position in upstream_
   std::size_t ended_count_ = 0;
   std::unique_ptr<topology::Bolt> bolt_;
-  transport::Frame decoded_;                       // reused for every remote batch
-  std::vector<std::pair<int, uint64_t>> credits_;  // (worker, tuples) to give back
+  transport::Frame decoded_;    // reused for every remote batch
+  std::vector<uint64_t> owed_;  // by worker: tuples taken, credit not yet given back
 };
 
 }  // namespace

@@ -30,6 +30,7 @@ struct ExecutorSetup {
   TaskMetrics* metrics = nullptr;
   Router::Options router;
   std::size_t batch_size = 256;
+  std::size_t frame_bytes = 64 * 1024;
 };
 
 // Runs one task on the calling thread: creates the component instance, prepares it, waits for

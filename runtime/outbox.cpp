@@ -6,13 +6,14 @@
 
 namespace tempest::runtime {
 
-Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, std::size_t batch_size,
-               RemoteLink* link, const transport::StreamTable* streams)
+Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
     : from_task_(from_task),
       queues_(std::move(queues)),
-      batch_size_(std::max<std::size_t>(1, batch_size)),
-      link_(link),
-      streams_(streams),
+      batch_size_(std::max<std::size_t>(1, options.batch_size)),
+      frame_bytes_(options.frame_bytes),
+      frame_tuples_(options.link != nullptr ? options.link->max_frame_tuples() : 0),
+      link_(options.link),
+      streams_(options.streams),
       pending_(queues_.size()),
       frames_(queues_.size()) {}
 
@@ -33,7 +34,7 @@ void Outbox::SendRemote(int task, const topology::StreamSchema* schema,
     dirty_.push_back(task);
   }
   frame->Add(StreamIndex(schema), values);
-  if (frame->count() >= batch_size_) Hand(task);
+  if (frame->bytes() >= frame_bytes_ || frame->count() >= frame_tuples_) Hand(task);
 }
 
 void Outbox::Hand(int task) {

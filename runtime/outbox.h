@@ -20,10 +20,15 @@ class RemoteLink;
 // credit from the remote task). Used only by the owning task's thread.
 class Outbox {
  public:
-  // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then `link`
-  // and `streams` must be given.
-  Outbox(int from_task, std::vector<TaskQueue*> queues, std::size_t batch_size,
-         RemoteLink* link = nullptr, const transport::StreamTable* streams = nullptr);
+  struct Options {
+    std::size_t batch_size = 256;         // tuples per local batch
+    std::size_t frame_bytes = 64 * 1024;  // bytes per remote frame (also capped by the credit)
+    RemoteLink* link = nullptr;           // multi-process runs: how to reach remote tasks
+    const transport::StreamTable* streams = nullptr;
+  };
+  // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then
+  // options.link and options.streams must be given.
+  Outbox(int from_task, std::vector<TaskQueue*> queues, Options options);
 
   void Send(int task, const topology::StreamSchema* schema, topology::Values&& values) {
     if (queues_[task] == nullptr) {
@@ -54,6 +59,8 @@ class Outbox {
   int from_task_;
   std::vector<TaskQueue*> queues_;
   std::size_t batch_size_;
+  std::size_t frame_bytes_;
+  uint32_t frame_tuples_;  // at most half a remote task's credit (remote_link.h says why)
   RemoteLink* link_;
   const transport::StreamTable* streams_;
   std::vector<std::vector<topology::Tuple>> pending_;

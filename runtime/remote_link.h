@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -23,10 +24,13 @@ namespace tempest::runtime {
 // end-of-stream handshake.
 //
 // Flow control: for every remote task, this worker may have at most `credit_tuples` tuples in
-// flight (sent but not yet taken from that task's queue). A sender blocks until the remote task
+// flight (sent but not yet given back by that task). A sender blocks until the remote task
 // returns credit, so a slow remote bolt slows exactly its producers, as a full local queue does,
 // and the receiving thread never has to block (which would stall every task of its worker
-// behind one slow one).
+// behind one slow one). A task gives credit back in batches of credit_batch() tuples (a quarter
+// of the credit: one small message per many frames); since a frame never carries more than half
+// the credit (max_frame_tuples), a blocked sender always has tuples in the task's queue that will
+// free the rest.
 //
 // Handshake: every end-of-stream sent to a remote task is confirmed by the receiving worker;
 // AllEndOfStreamConfirmed() says when everything this worker sent has arrived (ZeroMQ's FIFO
@@ -52,6 +56,14 @@ class RemoteLink {
   RemoteLink& operator=(const RemoteLink&) = delete;
 
   const std::string& endpoint() const noexcept { return transport_->endpoint(); }
+  int workers() const noexcept { return options_.workers; }
+  uint64_t credit_batch() const noexcept {
+    return std::max<uint64_t>(1, options_.credit_tuples / 4);
+  }
+  // The most tuples one frame may carry: half the credit.
+  uint32_t max_frame_tuples() const noexcept {
+    return static_cast<uint32_t>(std::max<uint64_t>(1, options_.credit_tuples / 2));
+  }
   int worker_of(int task) const noexcept { return options_.worker_of[task]; }
   bool IsLocal(int task) const noexcept {
     return task >= 1 && task < static_cast<int>(options_.worker_of.size()) &&

@@ -18,6 +18,9 @@ struct LocalRunOptions {
   // Tuples per hand-off between tasks; a partial batch is flushed whenever its producer runs
   // out of input (and at least every millisecond for a busy spout).
   std::size_t batch_size = 256;
+  // A frame to a task of another worker is sent once it holds this many bytes (or on a flush,
+  // as above): larger than a local batch, since every message costs system calls on both sides.
+  std::size_t frame_bytes = 64 * 1024;
   // How long a Stop() may drain before the run is cut short.
   std::chrono::milliseconds stop_timeout{10'000};
   // Seed of the shuffle orders and random choices of the groupings (reproducible runs).

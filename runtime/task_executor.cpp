@@ -10,7 +10,8 @@ TaskExecutor::TaskExecutor(ExecutorSetup setup)
       context_(setup_.spec, setup_.layout, setup_.task, setup_.restarted),
       metrics_(*setup_.metrics),
       emitter_(context_, setup_.router,
-               Outbox(setup_.task, setup_.queues, setup_.batch_size, setup_.link, setup_.streams),
+               Outbox(setup_.task, setup_.queues,
+                      {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams}),
                metrics_) {}
 
 void TaskExecutor::Run() {

@@ -59,7 +59,8 @@ void TaskHost::Start() {
           metrics_[t].get(),
           Router::Options{options_.run.seed,
                           [link](int task) { return link == nullptr || link->IsLocal(task); }},
-          options_.run.batch_size};
+          options_.run.batch_size,
+          options_.run.frame_bytes};
       const topology::ComponentSpec* c = spec_->Find(layout_->ComponentOf(t));
       switch (c->kind) {
         case topology::ComponentKind::kSpout:

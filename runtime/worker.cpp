@@ -325,7 +325,8 @@ std::vector<std::string> WorkerFlags(const WorkerOptions& o) {
           "--endpoint",       o.endpoint == transport::EndpointKind::kTcp ? "tcp" : "ipc",
           "--heartbeat-ms",   std::to_string(o.heartbeat.count()),
           "--queue-capacity", std::to_string(o.run.queue_capacity),
-          "--batch-size",     std::to_string(o.run.batch_size)};
+          "--batch-size",     std::to_string(o.run.batch_size),
+          "--frame-bytes",    std::to_string(o.run.frame_bytes)};
 }
 
 WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
@@ -371,6 +372,8 @@ WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
       o.run.queue_capacity = static_cast<std::size_t>(number(1));
     } else if (flag == "--batch-size") {
       o.run.batch_size = static_cast<std::size_t>(number(1));
+    } else if (flag == "--frame-bytes") {
+      o.run.frame_bytes = static_cast<std::size_t>(number(1));
     } else {
       throw std::invalid_argument(fmt::format("unknown worker flag {}", flag));
     }

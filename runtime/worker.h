@@ -23,9 +23,10 @@ struct WorkerOptions {
 };
 
 // The flags a supervisor appends to a worker's command (--worker-index, --workers, --control-fd,
-// --run-dir, --endpoint, --heartbeat-ms, --queue-capacity, --batch-size), and back. A program
-// that is its own worker (the `tempest` command, a C++ topology) hands what follows its own
-// arguments to ParseWorkerFlags, which throws std::invalid_argument naming a bad or missing flag.
+// --run-dir, --endpoint, --heartbeat-ms, --queue-capacity, --batch-size, --frame-bytes), and back.
+// A program that is its own worker (the `tempest` command, a C++ topology) hands what follows its
+// own arguments to ParseWorkerFlags, which throws std::invalid_argument naming a bad or missing
+// flag.
 std::vector<std::string> WorkerFlags(const WorkerOptions& options);
 WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags);
 

@@ -28,8 +28,8 @@ uint64_t TopologyFingerprint(const topology::TopologySpec& spec) {
   std::string text = spec.name + "\n";
   for (const topology::ComponentSpec& c : spec.components) {
     fmt::format_to(std::back_inserter(text), "{} {} {} {}",
-                   c.kind == topology::ComponentKind::kSpout ? "spout" : "bolt", c.id,
-                   c.class_name, c.parallelism);
+                   c.kind == topology::ComponentKind::kSpout ? "spout" : "bolt", c.id, c.class_name,
+                   c.parallelism);
     for (const auto& s : c.streams) {
       fmt::format_to(std::back_inserter(text), " out {}{}{}", s->stream, s->direct ? "!" : "",
                      s->fields->ToString());

@@ -73,7 +73,8 @@ class MsgpackWriter {
 
  private:
   char* Reserve(std::size_t n) {
-    if (size_ + n > capacity_) [[unlikely]] Grow(n);
+    if (size_ + n > capacity_) [[unlikely]]
+      Grow(n);
     return buf_.get() + size_;
   }
   void Grow(std::size_t n) {

@@ -76,11 +76,14 @@ class ZmqTransport final : public Transport {
   }
 
   bool Receive(std::string& out, std::chrono::milliseconds timeout) override {
-    zmq::pollitem_t item{pull_.handle(), 0, ZMQ_POLLIN, 0};
     try {
-      if (zmq::poll(&item, 1, timeout) == 0) return false;
       zmq::message_t msg;
-      if (!pull_.recv(msg, zmq::recv_flags::dontwait)) return false;
+      // Most receives find a message queued: poll only when there is none.
+      if (!pull_.recv(msg, zmq::recv_flags::dontwait)) {
+        zmq::pollitem_t item{pull_.handle(), 0, ZMQ_POLLIN, 0};
+        if (zmq::poll(&item, 1, timeout) == 0) return false;
+        if (!pull_.recv(msg, zmq::recv_flags::dontwait)) return false;
+      }
       out.assign(static_cast<const char*>(msg.data()), msg.size());
     } catch (const zmq::error_t&) {
       return false;
