@@ -142,7 +142,12 @@ TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) 
   ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.starts >= 3; }, kDeadline));
   const runtime::WorkerStatus before = cluster.Workers().at(1);
   EXPECT_EQ(before.tasks, (std::vector<int>{2, 5}));  // round-robin: (task - 1) mod 3 == 1
+  // Task 5 is the FileSink: what it wrote before the crash must survive the restart.
+  ASSERT_TRUE(cluster.WaitFor(
+      [](const ClusterStatus& s) { return s.tasks.at(4).executed > 100; }, kDeadline));
   ASSERT_EQ(::kill(before.pid, SIGKILL), 0);
+  const std::string written = testing::ReadFile(Out());
+  ASSERT_FALSE(written.empty());
   ASSERT_TRUE(cluster.WaitFor(
       [](const ClusterStatus& s) {
         return s.starts >= 4 && s.workers.at(1).restarts == 1 && s.workers.at(1).running;
@@ -160,6 +165,9 @@ TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) 
   const RunSummary summary = cluster.Wait();
   EXPECT_TRUE(summary.completed) << summary.error;
   EXPECT_EQ(summary.restarts, 1);
+  const std::string after_run = testing::ReadFile(Out());
+  EXPECT_GT(after_run.size(), written.size());
+  EXPECT_EQ(after_run.substr(0, written.size()), written) << "the restarted sink truncated its file";
 }
 
 TEST_F(ProcessClusterTest, AHungWorkerIsKilledAfterTheTimeoutAndRestarted) {
