@@ -259,7 +259,13 @@ class ProcessCluster::Supervisor {
     w.dropped_carried += w.dropped_current;
     w.dropped_current = 0;
     const bool expected = phase_ == Phase::kExiting || phase_ == Phase::kAborting;
-    if (!expected) {
+    if (!expected && !w.hello && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+      // exec failed: trying again cannot help.
+      Fatal(
+          fmt::format("cannot start worker {}: {} could not be run (not found or not "
+                      "executable)",
+                      w.index, options_.worker_command.front()));
+    } else if (!expected) {
       spdlog::error("worker {} (pid {}, tasks {}) died: {}", w.index, w.pid,
                     fmt::join(w.tasks, " "), ExitText(status));
       if (w.restarts >= options_.max_restarts) {

@@ -143,8 +143,8 @@ TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) 
   const runtime::WorkerStatus before = cluster.Workers().at(1);
   EXPECT_EQ(before.tasks, (std::vector<int>{2, 5}));  // round-robin: (task - 1) mod 3 == 1
   // Task 5 is the FileSink: what it wrote before the crash must survive the restart.
-  ASSERT_TRUE(cluster.WaitFor(
-      [](const ClusterStatus& s) { return s.tasks.at(4).executed > 100; }, kDeadline));
+  ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.tasks.at(4).executed > 100; },
+                              kDeadline));
   ASSERT_EQ(::kill(before.pid, SIGKILL), 0);
   const std::string written = testing::ReadFile(Out());
   ASSERT_FALSE(written.empty());
@@ -167,7 +167,8 @@ TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) 
   EXPECT_EQ(summary.restarts, 1);
   const std::string after_run = testing::ReadFile(Out());
   EXPECT_GT(after_run.size(), written.size());
-  EXPECT_EQ(after_run.substr(0, written.size()), written) << "the restarted sink truncated its file";
+  EXPECT_EQ(after_run.substr(0, written.size()), written)
+      << "the restarted sink truncated its file";
 }
 
 TEST_F(ProcessClusterTest, AHungWorkerIsKilledAfterTheTimeoutAndRestarted) {
@@ -206,6 +207,18 @@ TEST_F(ProcessClusterTest, AWorkerThatLoadedAnotherTopologyIsRefused) {
   EXPECT_FALSE(summary.completed);
   EXPECT_NE(summary.error.find("loaded a different topology than the supervisor"),
             std::string::npos)
+      << summary.error;
+}
+
+TEST_F(ProcessClusterTest, AWorkerCommandThatCannotRunIsNamed) {
+  const testing::YamlRun yaml = Steady(10, 0);
+  runtime::ProcessRunOptions options = yaml.Workers(2);
+  options.worker_command.at(0) = "/nonexistent/tempest";
+  const RunSummary summary = ProcessCluster(yaml.Load(), options).Run();
+  EXPECT_FALSE(summary.completed);
+  EXPECT_TRUE(std::regex_match(summary.error,
+                               std::regex("cannot start worker [01]: /nonexistent/tempest could "
+                                          "not be run \\(not found or not executable\\)")))
       << summary.error;
 }
 
