@@ -3,7 +3,8 @@
 //   sentences (spout) --shuffle--> split (x2) --fields(word)--> count (x2) --global--> report
 //
 // The spout reads a bundled text (repeated --repeat times) and ends by itself; end-of-stream
-// then drains every bolt, and the report bolt prints the final counts.
+// then drains every bolt, and the report bolt prints the final counts. With --workers N the same
+// program runs as a supervisor and N worker processes of itself (docs/multi-process.md).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -13,10 +14,13 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "runtime/local_cluster.h"
+#include "runtime/process_cluster.h"
+#include "runtime/worker.h"
 #include "topology/basic_bolt.h"
 #include "topology/spout.h"
 #include "topology/topology_builder.h"
@@ -128,10 +132,18 @@ class ReportBolt : public BasicBolt {
   std::map<std::string, int64_t> latest_;
 };
 
+constexpr std::string_view kWorkerMarker = "--tempest-worker";
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Tempest word count: sentences -> split -> count -> report, in one process."};
+  // With --workers N this program is also each of its N worker processes: they get its own
+  // arguments (so they build the same topology), then --tempest-worker and the supervisor's flags.
+  char** const worker_marker =
+      std::find_if(argv + 1, argv + argc, [](const char* a) { return a == kWorkerMarker; });
+  const int own_argc = static_cast<int>(worker_marker - argv);
+
+  CLI::App app{"Tempest word count: sentences -> split -> count -> report, in one process or N."};
   std::string text = TEMPEST_WORD_COUNT_TEXT;
   int repeat = 2000;
   std::size_t top = 15;
@@ -149,7 +161,11 @@ int main(int argc, char** argv) {
   app.add_option("--count-parallelism", count_parallelism, "Tasks of the count bolt")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  int workers = 1;
+  app.add_option("--workers", workers, "Worker processes (1: everything in this one)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, own_argc, argv);
 
   TopologyBuilder builder("word-count");
   builder.SetSpout("sentences", [=] { return std::make_unique<SentenceSpout>(text, repeat); });
@@ -165,8 +181,21 @@ int main(int argc, char** argv) {
       .GlobalGrouping("count");
 
   try {
-    tempest::runtime::LocalCluster cluster(builder.Build());
-    const tempest::runtime::RunSummary summary = cluster.Run();
+    if (worker_marker != argv + argc) {
+      return tempest::runtime::RunWorker(
+          builder.Build(), tempest::runtime::ParseWorkerFlags({worker_marker + 1, argv + argc}));
+    }
+    tempest::runtime::RunSummary summary;
+    if (workers == 1) {
+      summary = tempest::runtime::LocalCluster(builder.Build()).Run();
+    } else {
+      tempest::runtime::ProcessRunOptions options;
+      options.workers = workers;
+      options.worker_command.assign(argv, argv + own_argc);
+      options.worker_command[0] = "/proc/self/exe";
+      options.worker_command.emplace_back(kWorkerMarker);
+      summary = tempest::runtime::ProcessCluster(builder.Build(), options).Run();
+    }
     if (!summary.error.empty()) {
       fmt::print(stderr, "word_count: {}\n", summary.error);
       return 1;

@@ -1,8 +1,11 @@
 # Runs the word-count example on its bundled text once and checks its output against a count
 # made here, independently (CMake string handling), so the example's numbers are real.
-execute_process(COMMAND ${BIN} --repeat 3 --top 100 OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+# In one process, then as its own 3 worker processes: the same counts.
+foreach(workers 1 3)
+execute_process(COMMAND ${BIN} --repeat 3 --top 100 --workers ${workers} OUTPUT_VARIABLE out
+                RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "word_count exited with ${rc}:\n${out}")
+  message(FATAL_ERROR "word_count --workers ${workers} exited with ${rc}:\n${out}")
 endif()
 file(READ ${TEXT} text)
 string(TOLOWER "${text}" text)
@@ -23,4 +26,5 @@ foreach(word the of it was)
     message(FATAL_ERROR "expected '${word}' counted ${n} times, got:\n${out}")
   endif()
 endforeach()
-message(STATUS "word_count: ${expected} words, counts match")
+endforeach()
+message(STATUS "word_count: ${expected} words, counts match in one process and on 3 workers")
