@@ -26,7 +26,7 @@ struct TopologyConfig {
   int message_timeout_secs = 30;  // topology.message.timeout.secs
   // supervisor.worker.timeout.secs: a worker process silent this long is killed and restarted
   int worker_timeout_secs = 30;
-  bool debug = false;             // topology.debug: log every emit
+  bool debug = false;  // topology.debug: log every emit
   // Any other key of the topology file's `config` (users' own settings), in file order.
   std::vector<std::pair<std::string, Value>> extra;
 };
