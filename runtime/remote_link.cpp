@@ -1,5 +1,6 @@
 #include "runtime/remote_link.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
