@@ -8,6 +8,8 @@
 //   frame     the same with Tempest's codec only: EncodeFrame of Tuples, DecodeFrame
 //   topology  a real topology on two worker processes (ProcessCluster; this program is its own
 //             worker): GeneratorSpout -shuffle-> a counting sink in the other worker. Acking off.
+//   topology_id  storm-perf's ConstSpout -> Id -> DevNull: GeneratorSpout -> IdentityBolt ->
+//             the sink, each hop across the two processes (spout and sink in one, id in the other)
 // Each receiver times first to last tuple and checks every id arrived (sum of ids).
 //
 // Latency, at --rate tuples/s for --latency-tuples tuples:
@@ -30,6 +32,7 @@
 #include <vector>
 #include <zmq.hpp>
 
+#include "bolts/identity_bolt.h"
 #include "runtime/process_cluster.h"
 #include "runtime/worker.h"
 #include "spouts/generator_spout.h"
@@ -323,7 +326,7 @@ class StampSpout final : public topology::Spout {
 };
 
 struct TopologyArgs {
-  std::string shape = "throughput";  // or latency
+  std::string shape = "throughput";  // throughput_id (two hops) or latency
   uint64_t tuples = 0;
   uint64_t rate = 0;
   std::string out;
@@ -339,10 +342,18 @@ std::shared_ptr<const topology::TopologySpec> BuildTopology(const TopologyArgs& 
     c.count = a.tuples;
     b.SetSpout("spout", [c] { return std::make_unique<spouts::GeneratorSpout>(c); });
   }
-  // Task 1 (bolt) runs on worker 0, task 2 (spout) on worker 1: one hop across processes.
+  // Tasks: bolt 1 (worker 0), spout 2 (worker 1): one hop across processes. With the identity
+  // bolt: bolt 1 (worker 0), id 2 (worker 1), spout 3 (worker 0): both hops cross.
+  const char* sink_input = "spout";
+  if (a.shape == "throughput_id") {
+    b.SetBolt("id", [] {
+       return std::make_unique<bolts::IdentityBolt>(topology::Fields{"id", "key", "ts", "payload"});
+     }).ShuffleGrouping("spout");
+    sink_input = "id";
+  }
   b.SetBolt("bolt", [a, latency] {
      return std::make_unique<TimedSink>(a.out, latency);
-   }).ShuffleGrouping("spout");
+   }).ShuffleGrouping(sink_input);
   return b.Build();
 }
 
@@ -371,8 +382,8 @@ std::vector<int64_t> RunTopology(const TopologyArgs& a) {
   return values;
 }
 
-Result RunTopologyThroughput(uint64_t tuples, const std::string& out) {
-  const std::vector<int64_t> v = RunTopology({"throughput", tuples, 0, out});
+Result RunTopologyThroughput(const std::string& shape, uint64_t tuples, const std::string& out) {
+  const std::vector<int64_t> v = RunTopology({shape, tuples, 0, out});
   Result r;
   if (v.size() < 4) return r;
   r.tuples = static_cast<uint64_t>(v[0]);
@@ -433,18 +444,20 @@ int main(int argc, char** argv) {
   s.schema = s.spec->Find("gen")->FindStream("default");
   const std::string out = fmt::format("/tmp/tempest-cross-process-{}.out", ::getpid());
 
-  const std::vector<std::string> modes = {"raw", "msgpack", "frame", "topology"};
+  const std::vector<std::string> modes = {"raw", "msgpack", "frame", "topology", "topology_id"};
   std::map<std::string, std::vector<double>> rates;
   std::map<std::string, std::vector<double>> p50, p99;
   bool all_ok = true;
   for (int r = 0; r < repeats; ++r) {
     for (const std::string& mode : modes) {
-      const Result res =
-          mode == "topology" ? RunTopologyThroughput(s.tuples, out) : RunBare(mode, s);
+      const Result res = mode == "topology" ? RunTopologyThroughput("throughput", s.tuples, out)
+                         : mode == "topology_id"
+                             ? RunTopologyThroughput("throughput_id", s.tuples, out)
+                             : RunBare(mode, s);
       all_ok = all_ok && res.ok;
       const double rate_now = static_cast<double>(res.tuples) / res.seconds;
       rates[mode].push_back(rate_now);
-      fmt::print("  run {} {:<9} {:>10} tuples {:7.3f} s {:8.2f}M tuples/s{}\n", r + 1, mode,
+      fmt::print("  run {} {:<11} {:>10} tuples {:7.3f} s {:8.2f}M tuples/s{}\n", r + 1, mode,
                  res.tuples, res.seconds, rate_now / 1e6, res.ok ? "" : "  LOST OR CORRUPT");
     }
     const std::vector<int64_t> rtt = RunRtt(latency_tuples / 10, rate / 10);
@@ -464,9 +477,9 @@ int main(int argc, char** argv) {
   }
   std::remove(out.c_str());
   const double base = Median(rates["msgpack"]);
-  fmt::print("\n{:<9} {:>10} {:>12} {:>16}\n", "mode", "best M/s", "median M/s", "median/msgpack");
+  fmt::print("\n{:<11} {:>10} {:>12} {:>16}\n", "mode", "best M/s", "median M/s", "median/msgpack");
   for (const std::string& mode : modes) {
-    fmt::print("{:<9} {:>10.2f} {:>12.2f} {:>16.3f}\n", mode,
+    fmt::print("{:<11} {:>10.2f} {:>12.2f} {:>16.3f}\n", mode,
                *std::max_element(rates[mode].begin(), rates[mode].end()) / 1e6,
                Median(rates[mode]) / 1e6, Median(rates[mode]) / base);
   }
