@@ -56,6 +56,7 @@ void RegisterBuiltinBolts(topology::ComponentRegistry& registry) {
     chaos.throw_fraction = c.Double("throw_fraction", 0);
     chaos.delay_ms = c.IntAtLeast("delay_ms", 0, 0);
     chaos.seed = static_cast<uint64_t>(c.Int("seed", 0));
+    chaos.exit_after = c.IntAtLeast("exit_after", 0, 0);
     for (const char* key : {"fail_fraction", "throw_fraction"}) {
       const double v = c.Double(key, 0);
       if (!(v >= 0 && v <= 1))

@@ -1,6 +1,8 @@
 #include "bolts/chaos_bolt.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -27,6 +29,10 @@ void ValidateChaosBoltConfig(const ChaosBoltConfig& config) {
         fmt::format("`fail_fraction` + `throw_fraction` must be at most 1, not {} + {}",
                     config.fail_fraction, config.throw_fraction));
   }
+  if (config.exit_after < 0) {
+    throw std::invalid_argument(
+        fmt::format("`exit_after` must be 0 (never) or more tuples, not {}", config.exit_after));
+  }
   if (config.delay_ms < 0) {
     throw std::invalid_argument(
         fmt::format("`delay_ms` must be 0 or more milliseconds, not {}", config.delay_ms));
@@ -42,9 +48,28 @@ void ChaosBolt::Prepare(const topology::TopologyContext& context,
                         topology::OutputCollector& collector) {
   out_ = &collector;
   rng_.seed(config_.seed ^ static_cast<uint64_t>(context.GetThisTaskIndex()));
+  if (config_.exit_after > 0 && !context.IsRestarted()) {
+    if (context.IsWorkerProcess()) {
+      until_exit_ = config_.exit_after;
+    } else {
+      spdlog::warn(
+          "ChaosBolt '{}' task {}: exit_after needs a multi-process run (--workers 2 or "
+          "more); ignored",
+          context.GetThisComponentId(), context.GetThisTaskId());
+    }
+  }
 }
 
 void ChaosBolt::Execute(const topology::Tuple& input) {
+  Handle(input);
+  if (until_exit_ > 0 && --until_exit_ == 0) {
+    spdlog::warn("ChaosBolt: exit_after reached: the worker process exits now (simulated crash)");
+    // A crash, on purpose: no cleanup, no flush; the supervisor restarts the worker.
+    ::_exit(86);
+  }
+}
+
+void ChaosBolt::Handle(const topology::Tuple& input) {
   if (config_.delay_ms > 0)
     std::this_thread::sleep_for(std::chrono::milliseconds(config_.delay_ms));
   const double u = static_cast<double>(rng_() >> 11) * 0x1.0p-53;

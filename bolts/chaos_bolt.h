@@ -14,9 +14,14 @@ struct ChaosBoltConfig {
   double throw_fraction = 0;  // share of tuples Execute throws on (the runtime fails them), [0, 1]
   int64_t delay_ms = 0;       // sleep before handling each tuple, in milliseconds (>= 0)
   uint64_t seed = 0;          // task i draws from std::mt19937_64(seed ^ i)
+  // > 0: the worker process of each task exits (a simulated crash, exit status 86) right after
+  // the task has handled this many tuples — once per run: not again after its restart. Only in
+  // multi-process runs (--workers 2 or more); a one-process run logs that it is ignored.
+  int64_t exit_after = 0;
 };
 
-// Checks: both fractions within [0, 1] (not NaN), their sum at most 1, delay_ms >= 0. Throws
+// Checks: both fractions within [0, 1] (not NaN), their sum at most 1, delay_ms and exit_after
+// >= 0. Throws
 // std::invalid_argument naming the key.
 void ValidateChaosBoltConfig(const ChaosBoltConfig& config);
 
@@ -38,10 +43,13 @@ class ChaosBolt final : public topology::Bolt {
   void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override;
 
  private:
+  void Handle(const topology::Tuple& input);
+
   ChaosBoltConfig config_;
   topology::Fields fields_;
   topology::OutputCollector* out_ = nullptr;
   std::mt19937_64 rng_;
+  int64_t until_exit_ = 0;  // tuples left before the process exits; 0: never
 };
 
 }  // namespace tempest::bolts

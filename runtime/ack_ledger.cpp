@@ -121,6 +121,11 @@ AckLedger::Result AckLedger::Fail(uint64_t root) {
   return Decide(e);
 }
 
+int AckLedger::Reset(uint64_t root) {
+  if (current_.Find(root) == nullptr && previous_.Find(root) == nullptr) return 0;
+  return Touch(root).spout_task;
+}
+
 std::size_t AckLedger::Rotate() {
   const std::size_t forgotten = previous_.size();
   previous_.Clear();

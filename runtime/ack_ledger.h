@@ -36,6 +36,9 @@ class AckLedger {
   Result Ack(uint64_t root, uint64_t xor_value);
   // A bolt failed a tuple of the tree.
   Result Fail(uint64_t root);
+  // A bolt asked to restart the tree's timeout: keeps the entry from being forgotten. Returns the
+  // spout task to pass the reset on to, 0 if the tree is unknown or its init has not arrived.
+  int Reset(uint64_t root);
   // Forgets what has not been touched since the rotation before; returns how many it forgot.
   std::size_t Rotate();
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "runtime/ack_ids.h"
 #include "runtime/emitter.h"
 #include "runtime/remote_link.h"
 #include "runtime/task_executor.h"
@@ -13,12 +14,24 @@
 namespace tempest::runtime {
 namespace {
 
-class BoltExecutor final : public TaskExecutor, private topology::OutputCollector {
+using transport::AckMessage;
+
+// Runs a bolt task. An input's end-of-stream from every upstream task flushes the bolt
+// (OnEndOfStream) and is passed on; tuples may still follow (replays) until every upstream task
+// has sent close, which ends the task. Emits anchored to tracked inputs get fresh edge ids that
+// are XORed into the inputs' ack values; Ack/Fail/ResetTimeout send the ack protocol's messages
+// to the acker of each tree the input belongs to.
+class BoltExecutor final : public TaskExecutor,
+                           private topology::OutputCollector,
+                           private AnchorSource {
  public:
   explicit BoltExecutor(ExecutorSetup setup)
       : TaskExecutor(std::move(setup)),
         upstream_(UpstreamTasks(*setup_.spec, *setup_.layout, setup_.task)),
-        ended_(upstream_.size(), false) {}
+        ended_(upstream_.size(), false),
+        closed_(upstream_.size(), false),
+        tracking_(!setup_.layout->AckerTaskIds().empty()),
+        ids_(static_cast<uint64_t>(setup_.task)) {}
 
  private:
   void Start() override {
@@ -38,7 +51,7 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
     std::vector<Envelope> envelopes;
     const std::chrono::milliseconds tick = bolt_->TickInterval();
     auto next_tick = std::chrono::steady_clock::now() + tick;
-    while (ended_count_ < upstream_.size()) {
+    while (closed_count_ < upstream_.size()) {
       const bool open =
           tick.count() > 0 ? inbox.PopAllUntil(envelopes, next_tick) : inbox.PopAll(envelopes);
       if (!open) break;
@@ -57,6 +70,12 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
           case Envelope::Kind::kEndOfStream:
             EndOfStreamFrom(e.from_task);
             break;
+          case Envelope::Kind::kClose:
+            CloseFrom(e.from_task);
+            break;
+          case Envelope::Kind::kAcks:
+            Error("input", fmt::format("task {} sent ack messages to a bolt", e.from_task));
+            break;
         }
       }
       if (tick.count() > 0 && std::chrono::steady_clock::now() >= next_tick) {
@@ -70,13 +89,23 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
       outbox.Flush();
       if (!outbox.open()) return;  // force-stopped
     }
-    if (ended_count_ < upstream_.size()) return;  // force-stopped before the input ended
+    if (closed_count_ < upstream_.size()) return;  // force-stopped before the input ended
+    if (!flushed_) Flush();                        // a bolt without inputs
+    std::vector<int> to = emitter_.router().DownstreamTasks();
+    const std::vector<int>& ackers = setup_.layout->AckerTaskIds();
+    to.insert(to.end(), ackers.begin(), ackers.end());
+    outbox.SendClose(to);
+  }
+
+  // Every input has ended: windows and leftovers are emitted now, downstream learns it in turn.
+  void Flush() {
+    flushed_ = true;
     try {
       bolt_->OnEndOfStream();
     } catch (const std::exception& e) {
       Error("OnEndOfStream threw", e.what());
     }
-    outbox.SendEndOfStream(emitter_.router().DownstreamTasks());
+    emitter_.outbox().SendEndOfStream(emitter_.router().DownstreamTasks());
   }
 
   // Decodes a batch from another worker and executes it; false if the run was cut short.
@@ -88,6 +117,10 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
         transport::DecodeFrame(e.frame, *setup_.streams, decoded_, &error);
     if (status != transport::DecodeStatus::kOk) {
       link.DropFrame(fmt::format("task {}: {}", setup_.task, error));
+      return true;
+    }
+    if (decoded_.kind != transport::FrameKind::kTuples) {
+      link.DropFrame(fmt::format("task {}: ack messages sent to a bolt", setup_.task));
       return true;
     }
     for (const topology::Tuple& t : decoded_.tuples) {
@@ -109,18 +142,32 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
     }
   }
 
-  // End-of-stream counts once per upstream task: a restarted worker's peers send theirs again.
-  void EndOfStreamFrom(int task) {
+  // Position of `task` in upstream_, or -1 (logged) if it does not feed this task.
+  int UpstreamIndex(int task, const char* what) {
     const auto it = std::lower_bound(upstream_.begin(), upstream_.end(), task);
     if (it == upstream_.end() || *it != task) {
-      Error("end-of-stream", fmt::format("from task {}, which does not feed this task", task));
-      return;
+      Error(what, fmt::format("from task {}, which does not feed this task", task));
+      return -1;
     }
-    const std::size_t i = static_cast<std::size_t>(it - upstream_.begin());
-    if (!ended_[i]) {
-      ended_[i] = true;
-      ++ended_count_;
-    }
+    return static_cast<int>(it - upstream_.begin());
+  }
+
+  // End-of-stream counts once per upstream task: a restarted worker's peers send theirs again.
+  void EndOfStreamFrom(int task) {
+    const int i = UpstreamIndex(task, "end-of-stream");
+    if (i < 0 || ended_[i]) return;
+    ended_[i] = true;
+    ++ended_count_;
+    if (ended_count_ == upstream_.size() && !flushed_) Flush();
+  }
+
+  // A close implies the end-of-stream before it (sent first on the same channel).
+  void CloseFrom(int task) {
+    const int i = UpstreamIndex(task, "close");
+    if (i < 0 || closed_[i]) return;
+    EndOfStreamFrom(task);
+    closed_[i] = true;
+    ++closed_count_;
   }
 
   void Execute(const topology::Tuple& t) {
@@ -138,17 +185,69 @@ class BoltExecutor final : public TaskExecutor, private topology::OutputCollecto
 
   void DoEmit(std::string_view stream, int direct_task, topology::Anchors anchors,
               topology::Values&& values) override {
-    (void)anchors;  // anchoring takes effect once the acker tracks tuple trees
-    emitter_.Emit(stream, direct_task, std::move(values));
+    if (!tracking_ || anchors.empty()) {
+      emitter_.Emit(stream, direct_task, std::move(values));
+      return;
+    }
+    anchors_ = anchors;
+    emitter_.Emit(stream, direct_task, std::move(values), this);
+    anchors_ = {};
   }
-  void Ack(const topology::Tuple&) override { TaskMetrics::Bump(metrics_.acked); }
-  void Fail(const topology::Tuple&) override { TaskMetrics::Bump(metrics_.failed); }
-  void ResetTimeout(const topology::Tuple&) override {}
+
+  // Storm's anchoring: per copy sent, one new edge id per tracked anchor, XORed into that
+  // anchor's ack value and into the copy's entry for each of the anchor's roots.
+  Outbox::AnchorList AnchorsFor(int) override {
+    out_anchors_.clear();
+    for (const topology::Tuple* a : anchors_) {
+      if (a == nullptr || a->ack().anchors.empty()) continue;
+      const uint64_t edge = ids_.Next();
+      a->ack().ack_val ^= edge;
+      for (const topology::AckMeta::Anchor& r : a->ack().anchors) {
+        auto it =
+            std::find_if(out_anchors_.begin(), out_anchors_.end(),
+                         [&](const topology::AckMeta::Anchor& o) { return o.root == r.root; });
+        if (it == out_anchors_.end()) {
+          out_anchors_.push_back({r.root, edge});
+        } else {
+          it->edge ^= edge;
+        }
+      }
+    }
+    return Outbox::AnchorList(out_anchors_.data(), out_anchors_.size());
+  }
+
+  void Ack(const topology::Tuple& input) override {
+    TaskMetrics::Bump(metrics_.acked);
+    for (const topology::AckMeta::Anchor& a : input.ack().anchors) {
+      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, input.ack().ack_val ^ a.edge});
+    }
+  }
+  void Fail(const topology::Tuple& input) override {
+    TaskMetrics::Bump(metrics_.failed);
+    for (const topology::AckMeta::Anchor& a : input.ack().anchors) {
+      SendToAcker(AckMessage{AckMessage::Type::kFail, a.root, 0});
+    }
+  }
+  void ResetTimeout(const topology::Tuple& input) override {
+    for (const topology::AckMeta::Anchor& a : input.ack().anchors) {
+      SendToAcker(AckMessage{AckMessage::Type::kReset, a.root, 0});
+    }
+  }
+  void SendToAcker(const AckMessage& m) {
+    if (tracking_) emitter_.outbox().SendAck(setup_.layout->AckerOf(m.root), m);
+  }
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
 
   const std::vector<int> upstream_;  // ascending
-  std::vector<bool> ended_;          // by position in upstream_
+  std::vector<bool> ended_;          // by position in upstream_: end-of-stream came
+  std::vector<bool> closed_;         // by position in upstream_: close came
   std::size_t ended_count_ = 0;
+  std::size_t closed_count_ = 0;
+  bool flushed_ = false;
+  const bool tracking_;
+  AckIds ids_;
+  topology::Anchors anchors_;  // of the emit being routed
+  boost::container::small_vector<topology::AckMeta::Anchor, 4> out_anchors_;
   std::unique_ptr<topology::Bolt> bolt_;
   transport::Frame decoded_;    // reused for every remote batch
   std::vector<uint64_t> owed_;  // by worker: tuples taken, credit not yet given back

@@ -15,7 +15,8 @@ Emitter::Emitter(const topology::TopologyContext& context, const Router::Options
       metrics_(metrics),
       debug_(context.GetTopologyConfig().debug) {}
 
-void Emitter::Emit(std::string_view stream, int direct_task, topology::Values&& values) {
+std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Values&& values,
+                          AnchorSource* anchors) {
   const int s = router_.StreamIndex(stream);
   if (s < 0) {
     throw std::invalid_argument(
@@ -34,9 +35,13 @@ void Emitter::Emit(std::string_view stream, int direct_task, topology::Values&& 
     spdlog::info("emit {}:{} task {} -> {} {}", schema.component, schema.stream,
                  context_.GetThisTaskId(), direct_task, topology::ToString(values));
   }
+  const auto anchors_for = [anchors](int task) {
+    return anchors != nullptr ? anchors->AnchorsFor(task) : Outbox::AnchorList();
+  };
+  std::size_t n = 1;
   if (direct_task >= 0) {
     if (!router_.AcceptsDirect(s, direct_task)) ThrowDirectMisuse(s, direct_task);
-    outbox_.Send(direct_task, &schema, std::move(values));
+    outbox_.Send(direct_task, &schema, std::move(values), anchors_for(direct_task));
   } else {
     if (schema.direct) {
       throw std::invalid_argument(
@@ -46,13 +51,16 @@ void Emitter::Emit(std::string_view stream, int direct_task, topology::Values&& 
     }
     targets_.clear();
     router_.Route(s, values, targets_);
-    const std::size_t n = targets_.size();
+    n = targets_.size();
     for (std::size_t i = 0; i + 1 < n; ++i) {
-      outbox_.Send(targets_[i], &schema, topology::Values(values));
+      outbox_.Send(targets_[i], &schema, topology::Values(values), anchors_for(targets_[i]));
     }
-    if (n > 0) outbox_.Send(targets_[n - 1], &schema, std::move(values));
+    if (n > 0) {
+      outbox_.Send(targets_[n - 1], &schema, std::move(values), anchors_for(targets_[n - 1]));
+    }
   }
   TaskMetrics::Bump(metrics_.emitted);
+  return n;
 }
 
 void Emitter::ThrowDirectMisuse(int stream, int task) const {

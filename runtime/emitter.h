@@ -11,6 +11,14 @@
 
 namespace tempest::runtime {
 
+// Makes the ack metadata of a tracked emit, once per destination task (each copy of a tuple is
+// its own edge of the tuple tree, with its own edge id).
+class AnchorSource {
+ public:
+  virtual ~AnchorSource() = default;
+  virtual Outbox::AnchorList AnchorsFor(int task) = 0;
+};
+
 // The emit path shared by spout and bolt collectors: checks the emit against the declared
 // stream, routes it and queues it in the outbox. Misuse throws std::invalid_argument (at the
 // user-code boundary, where it fails the tuple being executed). Single-threaded (one task).
@@ -19,8 +27,10 @@ class Emitter {
   Emitter(const topology::TopologyContext& context, const Router::Options& router_options,
           Outbox outbox, TaskMetrics& metrics);
 
-  // direct_task < 0: a regular emit, routed by the stream's groupings.
-  void Emit(std::string_view stream, int direct_task, topology::Values&& values);
+  // direct_task < 0: a regular emit, routed by the stream's groupings. With `anchors`, every copy
+  // carries what anchors->AnchorsFor(its task) gives. Returns how many tasks it was sent to.
+  std::size_t Emit(std::string_view stream, int direct_task, topology::Values&& values,
+                   AnchorSource* anchors = nullptr);
 
   Outbox& outbox() noexcept { return outbox_; }
   const Router& router() const noexcept { return router_; }

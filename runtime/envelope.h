@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "topology/tuple.h"
+#include "transport/ack_message.h"
 
 namespace tempest::runtime {
 
@@ -13,18 +14,34 @@ namespace tempest::runtime {
 // the same FIFO channel, so control messages stay ordered with the data (DESIGN.md 2.2a).
 struct Envelope {
   enum class Kind {
-    kTuples,       // tuples: a batch, in emit order (from a task of this process)
-    kFrame,        // frame: an encoded batch from another worker, decoded by the receiving task
-    kEndOfStream,  // the sender will send nothing more
+    kTuples,  // tuples: a batch, in emit order (from a task of this process)
+    // frame: an encoded batch of tuples or ack messages from another worker, decoded by the
+    // receiving task
+    kFrame,
+    kEndOfStream,  // the sender's input ended: flush (replayed tuples may still follow)
+    kClose,        // the sender will send nothing more (it follows its end-of-stream)
+    kAcks,         // acks: ack-protocol messages (from a task of this process)
   };
   Kind kind = Kind::kTuples;
   int from_task = 0;
   std::vector<topology::Tuple> tuples;
   std::string frame;
-  uint32_t frame_tuples = 0;  // how many tuples `frame` holds (its header says so)
+  uint32_t frame_tuples = 0;  // how many tuples or ack messages `frame` holds (its header says)
+  std::vector<transport::AckMessage> acks;
 
+  // What the envelope weighs in a queue's capacity.
   std::size_t TupleCount() const noexcept {
-    return kind == Kind::kFrame ? frame_tuples : tuples.size();
+    switch (kind) {
+      case Kind::kFrame:
+        return frame_tuples;
+      case Kind::kAcks:
+        return acks.size();
+      case Kind::kTuples:
+      case Kind::kEndOfStream:
+      case Kind::kClose:
+        break;
+    }
+    return tuples.size();
   }
 };
 

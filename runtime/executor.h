@@ -45,5 +45,7 @@ class Executor {
 
 std::unique_ptr<Executor> MakeSpoutExecutor(ExecutorSetup setup);
 std::unique_ptr<Executor> MakeBoltExecutor(ExecutorSetup setup);
+// An acker task (topology::kAckerComponent): keeps the AckLedger of the trees routed to it.
+std::unique_ptr<Executor> MakeAckerExecutor(ExecutorSetup setup);
 
 }  // namespace tempest::runtime

@@ -39,7 +39,8 @@ void LocalCluster::Start() {
   State& s = *state_;
   if (s.host || s.summary) throw std::logic_error("LocalCluster started twice");
   topology::Validate(*s.spec);
-  s.layout = std::make_shared<const topology::TaskLayout>(*s.spec);
+  s.layout =
+      std::make_shared<const topology::TaskLayout>(*s.spec, topology::AckerTasks(*s.spec, 1));
   TaskHost::Options options;
   options.run = s.options;
   auto host = std::make_unique<TaskHost>(s.spec, s.layout, std::move(options));

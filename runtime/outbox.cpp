@@ -15,7 +15,9 @@ Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
       link_(options.link),
       streams_(options.streams),
       pending_(queues_.size()),
-      frames_(queues_.size()) {}
+      frames_(queues_.size()),
+      acks_(queues_.size()),
+      acks_without_waiting_(options.acks_without_waiting) {}
 
 int Outbox::StreamIndex(const topology::StreamSchema* schema) {
   if (schema != last_schema_) {
@@ -26,14 +28,14 @@ int Outbox::StreamIndex(const topology::StreamSchema* schema) {
 }
 
 void Outbox::SendRemote(int task, const topology::StreamSchema* schema,
-                        const topology::Values& values) {
+                        const topology::Values& values, AnchorList anchors) {
   std::unique_ptr<transport::FrameBuilder>& frame = frames_[task];
   if (!frame) frame = std::make_unique<transport::FrameBuilder>();
   if (frame->count() == 0) {
     frame->Begin(from_task_, task);
     dirty_.push_back(task);
   }
-  frame->Add(StreamIndex(schema), values);
+  frame->Add(StreamIndex(schema), values, anchors);
   if (frame->bytes() >= frame_bytes_ || frame->count() >= frame_tuples_) Hand(task);
 }
 
@@ -50,10 +52,34 @@ void Outbox::Push(int task) {
     frame.Begin(from_task_, task);  // keeps the buffer; count() is 0 again
     return;
   }
-  Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task]), {}, 0};
+  Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task]), {}, 0, {}};
   pending_[task] = {};
   // The queue hands back a recycled buffer for the next batch to this task, if it has one.
   if (!queues_[task]->Push(std::move(e), &pending_[task])) open_ = false;
+}
+
+void Outbox::HandAcks(int task) {
+  std::erase(ack_dirty_, task);
+  std::vector<transport::AckMessage>& batch = acks_[task];
+  bool sent = true;
+  if (queues_[task] == nullptr) {
+    ack_frame_.clear();
+    transport::EncodeAckFrame(from_task_, task, batch, ack_frame_);
+    sent = link_->SendAcks(task, ack_frame_, static_cast<uint32_t>(batch.size()),
+                           !acks_without_waiting_);
+    batch.clear();
+  } else {
+    Envelope e;
+    e.kind = Envelope::Kind::kAcks;
+    e.from_task = from_task_;
+    e.acks = std::move(batch);
+    batch = {};
+    batch.reserve(64);
+    sent = acks_without_waiting_ ? queues_[task]->PushWithoutWaiting(std::move(e))
+                                 : queues_[task]->Push(std::move(e));
+  }
+  // The acker's replies to a spout that has finished are stale: losing them is harmless.
+  if (!sent && !acks_without_waiting_) open_ = false;
 }
 
 void Outbox::Flush() {
@@ -63,15 +89,30 @@ void Outbox::Flush() {
     if (has_data) Push(task);
   }
   dirty_.clear();
+  // Acks after the tuples: an ack that overtook its tuples would be harmless (the ledger takes
+  // updates in any order), but this keeps trees from completing before their tuples are out.
+  while (!ack_dirty_.empty()) HandAcks(ack_dirty_.front());
 }
 
 void Outbox::SendEndOfStream(const std::vector<int>& tasks) {
+  SendMarker(tasks, Envelope::Kind::kEndOfStream);
+}
+
+void Outbox::SendClose(const std::vector<int>& tasks) { SendMarker(tasks, Envelope::Kind::kClose); }
+
+void Outbox::SendMarker(const std::vector<int>& tasks, Envelope::Kind kind) {
   Flush();
   for (int task : tasks) {
-    const bool sent =
-        queues_[task] == nullptr
-            ? link_->SendEndOfStream(from_task_, task)
-            : queues_[task]->Push(Envelope{Envelope::Kind::kEndOfStream, from_task_, {}, {}, 0});
+    bool sent = false;
+    if (queues_[task] == nullptr) {
+      sent = kind == Envelope::Kind::kClose ? link_->SendClose(from_task_, task)
+                                            : link_->SendEndOfStream(from_task_, task);
+    } else {
+      Envelope e;
+      e.kind = kind;
+      e.from_task = from_task_;
+      sent = queues_[task]->Push(std::move(e));
+    }
     if (!sent) open_ = false;
   }
 }

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "runtime/task_queue.h"
@@ -25,14 +27,20 @@ class Outbox {
     std::size_t frame_bytes = 64 * 1024;  // bytes per remote frame (also capped by the credit)
     RemoteLink* link = nullptr;           // multi-process runs: how to reach remote tasks
     const transport::StreamTable* streams = nullptr;
+    // Ack messages never wait for room or credit (the acker's outbox: its messages go to spout
+    // tasks, which may be blocked sending to the acker; waiting could close a cycle).
+    bool acks_without_waiting = false;
   };
   // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then
   // options.link and options.streams must be given.
   Outbox(int from_task, std::vector<TaskQueue*> queues, Options options);
 
-  void Send(int task, const topology::StreamSchema* schema, topology::Values&& values) {
+  using AnchorList = std::span<const topology::AckMeta::Anchor>;
+
+  void Send(int task, const topology::StreamSchema* schema, topology::Values&& values,
+            AnchorList anchors = {}) {
     if (queues_[task] == nullptr) {
-      SendRemote(task, schema, values);
+      SendRemote(task, schema, values, anchors);
       return;
     }
     std::vector<topology::Tuple>& batch = pending_[task];
@@ -40,20 +48,33 @@ class Outbox {
       dirty_.push_back(task);
       batch.reserve(batch_size_);
     }
-    batch.emplace_back(schema, from_task_, std::move(values));
+    topology::Tuple& t = batch.emplace_back(schema, from_task_, std::move(values));
+    if (!anchors.empty()) t.mutable_ack().anchors.assign(anchors.begin(), anchors.end());
     if (batch.size() >= batch_size_) Hand(task);
   }
-  // Hands every non-empty batch over, in the order they were started.
+  // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies).
+  void SendAck(int task, const transport::AckMessage& message) {
+    std::vector<transport::AckMessage>& batch = acks_[task];
+    if (batch.empty()) ack_dirty_.push_back(task);
+    batch.push_back(message);
+    if (batch.size() >= batch_size_) HandAcks(task);
+  }
+  // Hands every non-empty batch over, in the order they were started (ack messages last).
   void Flush();
   // Flushes, then sends end-of-stream to each task in `tasks`.
   void SendEndOfStream(const std::vector<int>& tasks);
+  // Flushes, then sends close to each task in `tasks`.
+  void SendClose(const std::vector<int>& tasks);
   // False once a destination refused (the run is being force-stopped).
   bool open() const noexcept { return open_; }
 
  private:
   void Hand(int task);
   void Push(int task);
-  void SendRemote(int task, const topology::StreamSchema* schema, const topology::Values& values);
+  void SendRemote(int task, const topology::StreamSchema* schema, const topology::Values& values,
+                  AnchorList anchors);
+  void HandAcks(int task);
+  void SendMarker(const std::vector<int>& tasks, Envelope::Kind kind);
   int StreamIndex(const topology::StreamSchema* schema);
 
   int from_task_;
@@ -66,6 +87,10 @@ class Outbox {
   std::vector<std::vector<topology::Tuple>> pending_;
   std::vector<std::unique_ptr<transport::FrameBuilder>> frames_;  // remote destinations
   std::vector<int> dirty_;
+  std::vector<std::vector<transport::AckMessage>> acks_;  // by destination task
+  std::vector<int> ack_dirty_;
+  std::string ack_frame_;  // reused encoding buffer
+  bool acks_without_waiting_;
   const topology::StreamSchema* last_schema_ = nullptr;
   int last_stream_ = -1;
   bool open_ = true;

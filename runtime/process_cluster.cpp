@@ -64,7 +64,7 @@ class ProcessCluster::Supervisor {
   Supervisor(std::shared_ptr<const topology::TopologySpec> spec, ProcessRunOptions options)
       : spec_(std::move(spec)),
         options_(std::move(options)),
-        layout_(*spec_),
+        layout_(*spec_, topology::AckerTasks(*spec_, std::max(1, options_.workers))),
         worker_of_(AssignTasks(layout_, std::max(1, options_.workers))),
         fingerprint_(TopologyFingerprint(*spec_)),
         sigchld_(io_, SIGCHLD),
@@ -254,7 +254,10 @@ class ProcessCluster::Supervisor {
   void OnExit(Worker& w, int status) {
     w.exited = true;
     w.socket.reset();
-    for (const auto& [task, c] : w.current) Add(w.carried[task], c);
+    for (const auto& [task, c] : w.current) {
+      Add(w.carried[task], c);
+      w.carried[task].pending = 0;  // the dead incarnation's pending tuples will be replayed
+    }
     w.current.clear();
     w.dropped_carried += w.dropped_current;
     w.dropped_current = 0;
@@ -482,6 +485,20 @@ class ProcessCluster::Supervisor {
     into.errors += c.errors;
     into.queue_high_water = std::max(into.queue_high_water, c.queue_high_water);
     into.blocked_pushes += c.blocked_pushes;
+    into.timed_out += c.timed_out;
+    into.replayed += c.replayed;
+    into.pending += c.pending;
+    std::map<uint64_t, uint64_t> merged;
+    for (std::size_t i = 0; i + 1 < into.latency.size(); i += 2) {
+      merged[into.latency[i]] += into.latency[i + 1];
+    }
+    for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2)
+      merged[c.latency[i]] += c.latency[i + 1];
+    into.latency.clear();
+    for (const auto& [bucket, count] : merged) {
+      into.latency.push_back(bucket);
+      into.latency.push_back(count);
+    }
   }
 
   // Running or stopping: once every worker is done (and none is being restarted), exit.
@@ -598,9 +615,26 @@ class ProcessCluster::Supervisor {
         TaskCounters c;
         if (auto it = w.carried.find(t); it != w.carried.end()) Add(c, it->second);
         if (auto it = w.current.find(t); it != w.current.end()) Add(c, it->second);
-        tasks.push_back(TaskSnapshot{t, layout_.ComponentOf(t), c.emitted, c.executed, c.acked,
-                                     c.failed, c.errors, c.queue_high_water, c.blocked_pushes,
-                                     finished_.count(t) > 0});
+        TaskSnapshot s;
+        s.task = t;
+        s.component = layout_.ComponentOf(t);
+        s.emitted = c.emitted;
+        s.executed = c.executed;
+        s.acked = c.acked;
+        s.failed = c.failed;
+        s.errors = c.errors;
+        s.timed_out = c.timed_out;
+        s.replayed = c.replayed;
+        s.pending = c.pending;
+        for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2) {
+          if (c.latency[i] < s.complete_latency.counts.size()) {
+            s.complete_latency.counts[c.latency[i]] += c.latency[i + 1];
+          }
+        }
+        s.queue_high_water = c.queue_high_water;
+        s.blocked_pushes = c.blocked_pushes;
+        s.finished = finished_.count(t) > 0;
+        tasks.push_back(std::move(s));
       }
       statuses.push_back(WorkerStatus{w.index, w.exited ? 0 : w.pid, w.restarts,
                                       w.started && !w.exited, w.tasks,

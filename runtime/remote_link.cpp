@@ -69,24 +69,36 @@ void RemoteLink::PeerRestarted(int peer, const std::string& endpoint) {
   std::string frame;
   transport::EncodeControlFrame(FrameKind::kHello, options_.self, peer, frame);
   transport_->Send(peer, frame);
-  std::vector<std::pair<int, int>> resend;
+  std::vector<Marker> resend;
   {
     std::lock_guard lock(mu_);
-    for (const auto& eos : eos_sent_) {
-      if (options_.worker_of[eos.second] == peer) {
-        resend.push_back(eos);
-        eos_pending_.insert(eos);
+    for (const Marker& m : eos_sent_) {
+      if (options_.worker_of[std::get<1>(m)] == peer) {
+        resend.push_back(m);
+        eos_pending_.insert(m);
       }
     }
   }
-  for (const auto& [from, to] : resend) {
+  // The set's order puts each pair's end-of-stream before its close (kind 2 before 9).
+  for (const auto& [from, to, kind] : resend) {
     frame.clear();
-    transport::EncodeControlFrame(FrameKind::kEndOfStream, from, to, frame);
+    transport::EncodeControlFrame(kind, from, to, frame);
     transport_->Send(peer, frame);
   }
 }
 
 bool RemoteLink::SendTuples(int to_task, std::string_view frame, uint32_t count) {
+  if (!WaitForCredit(to_task, count)) return false;
+  return transport_->Send(worker_of(to_task), frame);
+}
+
+bool RemoteLink::SendAcks(int to_task, std::string_view frame, uint32_t count, bool credited) {
+  if (credited && !WaitForCredit(to_task, count)) return false;
+  if (closed_.load()) return false;
+  return transport_->Send(worker_of(to_task), frame);
+}
+
+bool RemoteLink::WaitForCredit(int to_task, uint32_t count) {
   Credit& c = *credit_[to_task];
   {
     std::unique_lock lock(c.mu);
@@ -99,18 +111,26 @@ bool RemoteLink::SendTuples(int to_task, std::string_view frame, uint32_t count)
     if (closed_.load()) return false;
     c.available -= std::min<uint64_t>(c.available, count);
   }
-  return transport_->Send(worker_of(to_task), frame);
+  return true;
 }
 
 bool RemoteLink::SendEndOfStream(int from_task, int to_task) {
+  return SendMarker(from_task, to_task, FrameKind::kEndOfStream);
+}
+
+bool RemoteLink::SendClose(int from_task, int to_task) {
+  return SendMarker(from_task, to_task, FrameKind::kClose);
+}
+
+bool RemoteLink::SendMarker(int from_task, int to_task, FrameKind kind) {
   if (closed_.load()) return false;
   {
     std::lock_guard lock(mu_);
-    eos_sent_.emplace(from_task, to_task);
-    eos_pending_.emplace(from_task, to_task);
+    eos_sent_.emplace(from_task, to_task, kind);
+    eos_pending_.emplace(from_task, to_task, kind);
   }
   std::string frame;
-  transport::EncodeControlFrame(FrameKind::kEndOfStream, from_task, to_task, frame);
+  transport::EncodeControlFrame(kind, from_task, to_task, frame);
   return transport_->Send(worker_of(to_task), frame);
 }
 
@@ -161,7 +181,9 @@ void RemoteLink::Handle(std::string& message) {
   const auto remote_task = [&](int t) { return t >= 1 && t <= tasks && !IsLocal(t); };
   switch (h.kind) {
     case FrameKind::kTuples:
-    case FrameKind::kEndOfStream: {
+    case FrameKind::kAcks:
+    case FrameKind::kEndOfStream:
+    case FrameKind::kClose: {
       if (!IsLocal(h.to_task) || !remote_task(h.from_task)) {
         DropFrame(
             fmt::format("a frame from task {} to task {}, which is not a task of this "
@@ -176,25 +198,30 @@ void RemoteLink::Handle(std::string& message) {
       }
       Envelope e;
       e.from_task = h.from_task;
-      if (h.kind == FrameKind::kTuples) {
+      if (h.kind == FrameKind::kTuples || h.kind == FrameKind::kAcks) {
         e.kind = Envelope::Kind::kFrame;
         e.frame = std::move(message);
         e.frame_tuples = static_cast<uint32_t>(h.count);
         message = std::string();
       } else {
-        e.kind = Envelope::Kind::kEndOfStream;
+        const bool close = h.kind == FrameKind::kClose;
+        e.kind = close ? Envelope::Kind::kClose : Envelope::Kind::kEndOfStream;
         std::string ack;
-        transport::EncodeControlFrame(FrameKind::kEndOfStreamAck, h.to_task, h.from_task, ack);
+        transport::EncodeControlFrame(close ? FrameKind::kCloseAck : FrameKind::kEndOfStreamAck,
+                                      h.to_task, h.from_task, ack);
         transport_->Send(worker_of(h.from_task), ack);
       }
       queue->PushWithoutWaiting(std::move(e));
       return;
     }
-    case FrameKind::kEndOfStreamAck: {
+    case FrameKind::kEndOfStreamAck:
+    case FrameKind::kCloseAck: {
+      const FrameKind marker =
+          h.kind == FrameKind::kCloseAck ? FrameKind::kClose : FrameKind::kEndOfStream;
       bool confirmed_all = false;
       {
         std::lock_guard lock(mu_);
-        const bool was_pending = eos_pending_.erase({h.to_task, h.from_task}) > 0;
+        const bool was_pending = eos_pending_.erase({h.to_task, h.from_task, marker}) > 0;
         confirmed_all = was_pending && eos_pending_.empty();
       }
       if (confirmed_all) Notify();

@@ -11,10 +11,12 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "runtime/task_queue.h"
+#include "transport/frame.h"
 #include "transport/transport.h"
 
 namespace tempest::runtime {
@@ -84,7 +86,13 @@ class RemoteLink {
   // Sends a finished kTuples frame of `count` tuples to remote task `to_task`; blocks until it
   // has the credit. False once closed.
   bool SendTuples(int to_task, std::string_view frame, uint32_t count);
+  // Sends a kAcks frame of `count` messages; with `credited` it waits for (and uses) credit like
+  // tuples do (to acker tasks), without it never blocks (the acker's replies to spouts).
+  bool SendAcks(int to_task, std::string_view frame, uint32_t count, bool credited);
+  // The two end markers of a task towards one remote task; each is confirmed by the receiving
+  // worker and sent again to a restarted peer.
   bool SendEndOfStream(int from_task, int to_task);
+  bool SendClose(int from_task, int to_task);
   // Task `task` (local) has taken `tuples` tuples that worker `peer` sent it: give the credit
   // back.
   void ReturnCredit(int peer, int task, uint64_t tuples);
@@ -104,6 +112,8 @@ class RemoteLink {
     uint64_t available = 0;
   };
 
+  bool SendMarker(int from_task, int to_task, transport::FrameKind kind);
+  bool WaitForCredit(int to_task, uint32_t count);
   void ReceiveLoop();
   void Handle(std::string& message);
   void Notify() {
@@ -118,10 +128,12 @@ class RemoteLink {
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> dropped_{0};
 
-  mutable std::mutex mu_;                      // guards the sets below
-  std::set<int> heard_from_;                   // peers whose hello arrived
-  std::set<std::pair<int, int>> eos_sent_;     // (from local task, to remote task)
-  std::set<std::pair<int, int>> eos_pending_;  // sent, not yet confirmed
+  mutable std::mutex mu_;     // guards the sets below
+  std::set<int> heard_from_;  // peers whose hello arrived
+  // (from local task, to remote task, end-of-stream or close frame kind)
+  using Marker = std::tuple<int, int, transport::FrameKind>;
+  std::set<Marker> eos_sent_;
+  std::set<Marker> eos_pending_;  // sent, not yet confirmed
   std::thread receiver_;
 };
 

@@ -23,6 +23,10 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
       cs.acked += t.acked;
       cs.failed += t.failed;
       cs.errors += t.errors;
+      cs.timed_out += t.timed_out;
+      cs.replayed += t.replayed;
+      cs.pending += t.pending;
+      cs.complete_latency.Merge(t.complete_latency);
     }
     summary.components.push_back(std::move(cs));
   }

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/latency_histogram.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 
@@ -36,6 +37,12 @@ struct ComponentSummary {
   uint64_t acked = 0;
   uint64_t failed = 0;
   uint64_t errors = 0;
+  // Spouts: of `failed`, how many timed out; emits of ids failed before; trees still undecided
+  // at the end; emit -> tree completed latencies of the acked ids.
+  uint64_t timed_out = 0;
+  uint64_t replayed = 0;
+  uint64_t pending = 0;
+  LatencyCounts complete_latency;
 };
 
 struct RunSummary {
@@ -55,9 +62,11 @@ struct TaskSnapshot {
   int task = 0;
   std::string component;
   uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0;
-  std::size_t queue_high_water = 0;  // most tuples ever queued for this task
-  uint64_t blocked_pushes = 0;       // times a producer waited for room in its queue
-  bool finished = false;             // the task has ended (end-of-stream, or stopped)
+  uint64_t timed_out = 0, replayed = 0, pending = 0;  // spouts only
+  LatencyCounts complete_latency;                     // spouts only
+  std::size_t queue_high_water = 0;                   // most tuples ever queued for this task
+  uint64_t blocked_pushes = 0;  // times a producer waited for room in its queue
+  bool finished = false;        // the task has ended (end-of-stream, or stopped)
 };
 
 // Totals per component (in spec order) of the given task counters; the other fields are left for

@@ -1,22 +1,48 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
+#include <unordered_set>
 
-#include "runtime/emitter.h"
+#include "runtime/ack_ids.h"
+#include "runtime/remote_link.h"
+#include "runtime/spout_pending.h"
 #include "runtime/task_executor.h"
 #include "topology/spout.h"
+#include "topology/value_hash.h"
+#include "transport/frame.h"
 
 namespace tempest::runtime {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using transport::AckMessage;
 
-class SpoutExecutor final : public TaskExecutor, private topology::SpoutOutputCollector {
+struct ValueHasher {
+  std::size_t operator()(const topology::Value& v) const noexcept {
+    return static_cast<std::size_t>(topology::StableHash(v));
+  }
+};
+
+// Runs a spout task. With acker tasks, a tuple emitted with a message id starts a tuple tree: a
+// fresh root id, one edge id per copy sent, an init to the tree's acker; the id waits in the
+// pending map until the acker reports the tree completed or failed, or the message timeout
+// expires it. The spout's Ack/Fail are called here, on the spout's thread, between NextTuple
+// calls. A bounded spout sends end-of-stream when it is exhausted (so windows can flush), keeps
+// replaying what fails, and sends close once nothing is pending.
+class SpoutExecutor final : public TaskExecutor,
+                            private topology::SpoutOutputCollector,
+                            private AnchorSource {
  public:
-  explicit SpoutExecutor(ExecutorSetup setup) : TaskExecutor(std::move(setup)) {}
+  explicit SpoutExecutor(ExecutorSetup setup)
+      : TaskExecutor(std::move(setup)),
+        tracking_(!setup_.layout->AckerTaskIds().empty()),
+        timeout_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))),
+        max_pending_(static_cast<std::size_t>(std::max(0, setup_.spec->config.max_spout_pending))),
+        ids_(static_cast<uint64_t>(setup_.task)) {}
 
  private:
   void Start() override {
@@ -32,22 +58,29 @@ class SpoutExecutor final : public TaskExecutor, private topology::SpoutOutputCo
   void Loop() override {
     RunControl& control = *setup_.control;
     Outbox& outbox = emitter_.outbox();
+    TaskQueue& inbox = *setup_.queues[setup_.task];
     spout_->Activate();
     auto last_flush = Clock::now();
+    next_rotation_ = Clock::now() + timeout_;
     int idle_streak = 0;
     uint64_t calls = 0;
+    bool stopping = false;
+    bool ended = false;  // end-of-stream sent
     for (;;) {
-      if (control.stop_requested()) {
+      if (!stopping && control.stop_requested()) {
         spout_->Deactivate();
-        break;
+        stopping = true;
       }
+      const bool may_emit = !stopping && (max_pending_ == 0 || pending_.size() < max_pending_);
       topology::NextResult result = topology::NextResult::kIdle;
-      try {
-        result = spout_->NextTuple();
-      } catch (const std::exception& e) {
-        Error("NextTuple threw", e.what());
+      if (may_emit) {
+        try {
+          result = spout_->NextTuple();
+        } catch (const std::exception& e) {
+          Error("NextTuple threw", e.what());
+        }
+        AckEmitted();
       }
-      AckEmitted();
       if (!outbox.open()) return;  // force-stopped
       bool exhausted = false;
       switch (result) {
@@ -57,57 +90,217 @@ class SpoutExecutor final : public TaskExecutor, private topology::SpoutOutputCo
           if ((++calls & 63) == 0 && Clock::now() - last_flush > std::chrono::milliseconds(1)) {
             outbox.Flush();
             last_flush = Clock::now();
+            if (tracking_) Rotate();
           }
           break;
         case topology::NextResult::kIdle:
           outbox.Flush();
           last_flush = Clock::now();
-          Backoff(++idle_streak);
           break;
         case topology::NextResult::kExhausted:
           exhausted = true;
           break;
       }
-      if (exhausted) break;
+      if ((exhausted || stopping) && !ended) {
+        outbox.SendEndOfStream(emitter_.router().DownstreamTasks());
+        ended = true;
+      }
+      if ((exhausted || stopping) && pending_.empty()) break;
+      if (!tracking_) {
+        if (result == topology::NextResult::kIdle) Backoff(++idle_streak);
+        continue;
+      }
+      // Nothing to emit (idle, exhausted with trees pending, at max pending, stopping): wait
+      // for the acker's replies, up to a short back-off while idle (new input may come).
+      if (result != topology::NextResult::kEmitted) {
+        outbox.Flush();
+        const auto until = result == topology::NextResult::kIdle && may_emit
+                               ? Clock::now() + BackoffTime(++idle_streak)
+                               : next_rotation_;
+        Receive(inbox, std::min(until, next_rotation_));
+        Rotate();
+      } else if (inbox.MaybeNonEmpty()) {
+        Receive(inbox, Clock::time_point::min());
+      }
+      if (!outbox.open()) return;
     }
-    outbox.SendEndOfStream(emitter_.router().DownstreamTasks());
+    outbox.SendClose(CloseTargets());
   }
 
+  // Downstream tasks and the ackers: everyone this task may have sent something to.
+  std::vector<int> CloseTargets() const {
+    std::vector<int> to = emitter_.router().DownstreamTasks();
+    const std::vector<int>& ackers = setup_.layout->AckerTaskIds();
+    to.insert(to.end(), ackers.begin(), ackers.end());
+    return to;
+  }
+
+  static std::chrono::microseconds BackoffTime(int streak) {
+    if (streak < 16) return std::chrono::microseconds(0);
+    return std::chrono::microseconds(std::min(1000, 10 << std::min(streak - 16, 7)));
+  }
   // Idle spouts yield first, then sleep up to 1 ms: cheap when busy, quiet when idle.
   static void Backoff(int streak) {
-    if (streak < 16) {
+    const auto t = BackoffTime(streak);
+    if (t.count() == 0) {
       std::this_thread::yield();
     } else {
-      const int us = std::min(1000, 10 << std::min(streak - 16, 7));
-      std::this_thread::sleep_for(std::chrono::microseconds(us));
+      std::this_thread::sleep_for(t);
     }
   }
 
-  // Until the acker exists (topology.acker.executors: 0 semantics), a tracked tuple is acked as
-  // soon as it is emitted, on the spout's own thread after NextTuple returns.
+  // Takes the acker's replies queued for this task, waiting for some until `until`.
+  void Receive(TaskQueue& inbox, Clock::time_point until) {
+    envelopes_.clear();
+    if (!inbox.PopAllUntil(envelopes_, until)) return;
+    for (Envelope& e : envelopes_) {
+      switch (e.kind) {
+        case Envelope::Kind::kAcks:
+          for (const AckMessage& m : e.acks) Apply(m);
+          break;
+        case Envelope::Kind::kFrame: {
+          std::string error;
+          if (transport::DecodeFrame(e.frame, *setup_.streams, decoded_, &error) !=
+                  transport::DecodeStatus::kOk ||
+              decoded_.kind != transport::FrameKind::kAcks) {
+            setup_.link->DropFrame(fmt::format("spout task {}: {}", setup_.task,
+                                               error.empty() ? "tuples sent to a spout" : error));
+            break;
+          }
+          for (const AckMessage& m : decoded_.acks) Apply(m);
+          break;
+        }
+        case Envelope::Kind::kTuples:
+        case Envelope::Kind::kEndOfStream:
+        case Envelope::Kind::kClose:
+          Error("input",
+                fmt::format("task {} sent a spout something other than acks", e.from_task));
+          break;
+      }
+    }
+    envelopes_.clear();
+    TaskMetrics::Store(metrics_.pending, pending_.size());
+  }
+
+  void Apply(const AckMessage& m) {
+    switch (m.type) {
+      case AckMessage::Type::kCompleted:
+        if (auto e = pending_.Take(m.root)) {
+          const auto us =
+              std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - e->emitted);
+          metrics_.complete_latency.Record(static_cast<uint64_t>(std::max<int64_t>(0, us.count())));
+          Acked(e->message_id);
+        }
+        return;
+      case AckMessage::Type::kFailed:
+        if (auto e = pending_.Take(m.root)) Failed(std::move(e->message_id));
+        return;
+      case AckMessage::Type::kReset:
+        pending_.Touch(m.root);
+        return;
+      case AckMessage::Type::kInit:
+      case AckMessage::Type::kAck:
+      case AckMessage::Type::kFail:
+        Error("input", "an acker sent a spout a message meant for an acker");
+        return;
+    }
+  }
+
+  // Times out the older generation of pending trees once a message timeout has passed.
+  void Rotate() {
+    const auto now = Clock::now();
+    if (now < next_rotation_) return;
+    next_rotation_ = now + timeout_;
+    expired_.clear();
+    pending_.Rotate(expired_);
+    for (SpoutPending::Entry& e : expired_) {
+      TaskMetrics::Bump(metrics_.timed_out);
+      Failed(std::move(e.message_id));
+    }
+    expired_.clear();
+    TaskMetrics::Store(metrics_.pending, pending_.size());
+  }
+
+  void Acked(const topology::Value& id) {
+    TaskMetrics::Bump(metrics_.acked);
+    try {
+      spout_->Ack(id);
+    } catch (const std::exception& e) {
+      Error("Ack threw", e.what());
+    }
+  }
+
+  void Failed(topology::Value&& id) {
+    TaskMetrics::Bump(metrics_.failed);
+    try {
+      spout_->Fail(id);
+    } catch (const std::exception& e) {
+      Error("Fail threw", e.what());
+    }
+    failed_ids_.insert(std::move(id));
+  }
+
+  // Acked at emit (no ackers, or nobody subscribes): on the spout's own thread after NextTuple.
   void AckEmitted() {
     if (to_ack_.empty()) return;
-    for (topology::Value& id : to_ack_) {
-      try {
-        spout_->Ack(id);
-      } catch (const std::exception& e) {
-        Error("Ack threw", e.what());
-      }
-      TaskMetrics::Bump(metrics_.acked);
-    }
+    for (topology::Value& id : to_ack_) Acked(id);
     to_ack_.clear();
   }
 
   void DoEmit(std::string_view stream, int direct_task, topology::Values&& values,
               topology::Value&& message_id) override {
-    emitter_.Emit(stream, direct_task, std::move(values));
-    if (!message_id.IsNull()) to_ack_.push_back(std::move(message_id));
+    if (message_id.IsNull()) {
+      emitter_.Emit(stream, direct_task, std::move(values));
+      return;
+    }
+    if (!failed_ids_.empty()) {
+      if (const auto it = failed_ids_.find(message_id); it != failed_ids_.end()) {
+        failed_ids_.erase(it);
+        TaskMetrics::Bump(metrics_.replayed);
+      }
+    }
+    if (!tracking_) {
+      emitter_.Emit(stream, direct_task, std::move(values));
+      to_ack_.push_back(std::move(message_id));
+      return;
+    }
+    root_ = ids_.Next();
+    xor_edges_ = 0;
+    if (emitter_.Emit(stream, direct_task, std::move(values), this) == 0) {
+      to_ack_.push_back(std::move(message_id));  // nobody subscribes: the tree is complete
+      return;
+    }
+    pending_.Add(root_, std::move(message_id), Clock::now());
+    TaskMetrics::Store(metrics_.pending, pending_.size());
+    emitter_.outbox().SendAck(setup_.layout->AckerOf(root_),
+                              AckMessage{AckMessage::Type::kInit, root_, xor_edges_});
+  }
+
+  Outbox::AnchorList AnchorsFor(int) override {
+    anchor_.root = root_;
+    anchor_.edge = ids_.Next();
+    xor_edges_ ^= anchor_.edge;
+    return Outbox::AnchorList(&anchor_, 1);
   }
 
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
 
+  const bool tracking_;
+  const Clock::duration timeout_;
+  const std::size_t max_pending_;
+  AckIds ids_;
   std::unique_ptr<topology::Spout> spout_;
   std::vector<topology::Value> to_ack_;
+  SpoutPending pending_;
+  Clock::time_point next_rotation_{};
+  std::unordered_set<topology::Value, ValueHasher> failed_ids_;  // failed, not yet replayed
+  std::vector<SpoutPending::Entry> expired_;
+  std::vector<Envelope> envelopes_;
+  transport::Frame decoded_;
+  // The tree being emitted: its root, its anchor for the copy being sent, the XOR of its edges.
+  uint64_t root_ = 0;
+  topology::AckMeta::Anchor anchor_;
+  uint64_t xor_edges_ = 0;
 };
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace tempest::runtime {
 
 TaskExecutor::TaskExecutor(ExecutorSetup setup)
     : setup_(std::move(setup)),
-      context_(setup_.spec, setup_.layout, setup_.task, setup_.restarted),
+      context_(setup_.spec, setup_.layout, setup_.task, setup_.restarted, setup_.link != nullptr),
       metrics_(*setup_.metrics),
       emitter_(context_, setup_.router,
                Outbox(setup_.task, setup_.queues,

@@ -61,6 +61,10 @@ void TaskHost::Start() {
                           [link](int task) { return link == nullptr || link->IsLocal(task); }},
           options_.run.batch_size,
           options_.run.frame_bytes};
+      if (layout_->IsAcker(t)) {
+        executors_.push_back(MakeAckerExecutor(std::move(setup)));
+        continue;
+      }
       const topology::ComponentSpec* c = spec_->Find(layout_->ComponentOf(t));
       switch (c->kind) {
         case topology::ComponentKind::kSpout:
@@ -90,9 +94,22 @@ std::vector<TaskSnapshot> TaskHost::Snapshot() const {
   for (int t : options_.tasks) {
     const TaskMetrics& m = *metrics_[t];
     const TaskQueue::Stats q = queues_[t]->GetStats();
-    out.push_back(TaskSnapshot{t, layout_->ComponentOf(t), m.emitted.load(), m.executed.load(),
-                               m.acked.load(), m.failed.load(), m.errors.load(),
-                               q.high_water_tuples, q.blocked_pushes, m.finished.load()});
+    TaskSnapshot s;
+    s.task = t;
+    s.component = layout_->ComponentOf(t);
+    s.emitted = m.emitted.load();
+    s.executed = m.executed.load();
+    s.acked = m.acked.load();
+    s.failed = m.failed.load();
+    s.errors = m.errors.load();
+    s.timed_out = m.timed_out.load();
+    s.replayed = m.replayed.load();
+    s.pending = m.pending.load();
+    if (s.component != topology::kAckerComponent) s.complete_latency = m.complete_latency.Read();
+    s.queue_high_water = q.high_water_tuples;
+    s.blocked_pushes = q.blocked_pushes;
+    s.finished = m.finished.load();
+    out.push_back(std::move(s));
   }
   return out;
 }

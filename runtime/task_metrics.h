@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "runtime/latency_histogram.h"
+
 namespace tempest::runtime {
 
 // Live counters of one task. Written only by the task's own thread (plain relaxed load+store,
@@ -13,10 +15,18 @@ struct TaskMetrics {
   std::atomic<uint64_t> acked{0};     // spouts: message ids acked; bolts: inputs acked
   std::atomic<uint64_t> failed{0};    // spouts: message ids failed; bolts: inputs failed
   std::atomic<uint64_t> errors{0};    // exceptions thrown by user code, ReportError calls
-  std::atomic<bool> finished{false};  // the task's thread is done (set before TaskFinished)
+  // Spouts only:
+  std::atomic<uint64_t> timed_out{0};  // message ids failed because their tree timed out
+  std::atomic<uint64_t> replayed{0};   // emits of a message id that had failed before
+  std::atomic<uint64_t> pending{0};    // tracked tuples whose tree is not decided yet (a gauge)
+  LatencyHistogram complete_latency;   // emit -> tree completed, per acked message id
+  std::atomic<bool> finished{false};   // the task's thread is done (set before TaskFinished)
 
   static void Bump(std::atomic<uint64_t>& counter, uint64_t by = 1) noexcept {
     counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+  }
+  static void Store(std::atomic<uint64_t>& gauge, uint64_t value) noexcept {
+    gauge.store(value, std::memory_order_relaxed);
   }
 };
 

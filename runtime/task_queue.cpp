@@ -34,6 +34,7 @@ bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
   tuples_ += envelope.TupleCount();
   stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples_);
   items_.push_back(std::move(envelope));
+  nonempty_.store(true, std::memory_order_relaxed);
   if (spare != nullptr && !spares_.empty()) {
     *spare = std::move(spares_.back());
     spares_.pop_back();
@@ -74,6 +75,7 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
   if (items_.empty()) return !closed_;  // timed out (true) or closed and drained (false)
   inout.swap(items_);
   tuples_ = 0;
+  nonempty_.store(false, std::memory_order_relaxed);
   const bool wake = producers_waiting_ > 0;
   lock.unlock();
   if (wake) not_full_.notify_all();

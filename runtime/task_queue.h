@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -36,6 +37,9 @@ class TaskQueue {
   // As PopAll, but gives up at `deadline`: then returns true with `inout` empty.
   bool PopAllUntil(std::vector<Envelope>& inout, std::chrono::steady_clock::time_point deadline);
   void Close();
+  // Whether something may be queued: a lock-free hint for a consumer that polls between other
+  // work (a spout looking for its acker's replies). False negatives last until the next push.
+  bool MaybeNonEmpty() const noexcept { return nonempty_.load(std::memory_order_relaxed); }
 
   struct Stats {
     std::size_t high_water_tuples = 0;  // most tuples ever queued at once
@@ -53,6 +57,7 @@ class TaskQueue {
   std::size_t tuples_ = 0;
   bool closed_ = false;
   bool consumer_waiting_ = false;
+  std::atomic<bool> nonempty_{false};
   int producers_waiting_ = 0;
   Stats stats_;
 

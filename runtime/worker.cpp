@@ -47,8 +47,24 @@ std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& t
   std::vector<transport::TaskCounters> out;
   out.reserve(tasks.size());
   for (const TaskSnapshot& t : tasks) {
-    out.push_back({t.task, t.emitted, t.executed, t.acked, t.failed, t.errors, t.queue_high_water,
-                   t.blocked_pushes});
+    transport::TaskCounters c;
+    c.task = t.task;
+    c.emitted = t.emitted;
+    c.executed = t.executed;
+    c.acked = t.acked;
+    c.failed = t.failed;
+    c.errors = t.errors;
+    c.queue_high_water = t.queue_high_water;
+    c.blocked_pushes = t.blocked_pushes;
+    c.timed_out = t.timed_out;
+    c.replayed = t.replayed;
+    c.pending = t.pending;
+    for (std::size_t b = 0; b < t.complete_latency.counts.size(); ++b) {
+      if (t.complete_latency.counts[b] == 0) continue;
+      c.latency.push_back(b);
+      c.latency.push_back(t.complete_latency.counts[b]);
+    }
+    out.push_back(std::move(c));
   }
   return out;
 }
@@ -59,7 +75,8 @@ class Worker {
       : spec_(std::move(spec)),
         options_(options),
         control_(options.control_fd),
-        layout_(std::make_shared<const topology::TaskLayout>(*spec_)),
+        layout_(std::make_shared<const topology::TaskLayout>(
+            *spec_, topology::AckerTasks(*spec_, options.workers))),
         worker_of_(AssignTasks(*layout_, options.workers)),
         streams_(spec_) {}
 
@@ -190,17 +207,24 @@ class Worker {
     return true;
   }
 
-  // Tasks that finished before this worker was restarted: their downstream tasks get their
-  // end-of-stream again (once per upstream task: duplicates are ignored there).
+  // Tasks that finished before this worker was restarted: their downstream tasks (and the
+  // ackers) get their end-of-stream and close again (once per upstream task: duplicates are ignored
+  // there).
   void StartSkipped() {
     for (int s : skipped_) {
-      for (int d : DownstreamTasks(*spec_, *layout_, s)) {
-        if (link_->IsLocal(d)) {
-          if (TaskQueue* q = host_->queues()[d]) {
-            q->Push(Envelope{Envelope::Kind::kEndOfStream, s, {}, {}, 0});
+      if (layout_->IsAcker(s)) continue;  // an acker sends no end markers
+      std::vector<int> to = DownstreamTasks(*spec_, *layout_, s);
+      const std::vector<int>& ackers = layout_->AckerTaskIds();
+      to.insert(to.end(), ackers.begin(), ackers.end());
+      for (int d : to) {
+        for (Envelope::Kind kind : {Envelope::Kind::kEndOfStream, Envelope::Kind::kClose}) {
+          if (link_->IsLocal(d)) {
+            if (TaskQueue* q = host_->queues()[d]) q->Push(Envelope{kind, s, {}, {}, 0, {}});
+          } else if (kind == Envelope::Kind::kClose) {
+            link_->SendClose(s, d);
+          } else {
+            link_->SendEndOfStream(s, d);
           }
-        } else {
-          link_->SendEndOfStream(s, d);
         }
       }
     }

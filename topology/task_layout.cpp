@@ -4,7 +4,12 @@
 
 namespace tempest::topology {
 
-TaskLayout::TaskLayout(const TopologySpec& spec) {
+int AckerTasks(const TopologySpec& spec, int workers) {
+  const int configured = spec.config.acker_executors;
+  return configured >= 0 ? configured : std::max(1, workers);
+}
+
+TaskLayout::TaskLayout(const TopologySpec& spec, int acker_tasks) {
   std::vector<const ComponentSpec*> sorted;
   for (const ComponentSpec& c : spec.components) sorted.push_back(&c);
   std::sort(sorted.begin(), sorted.end(),
@@ -16,6 +21,15 @@ TaskLayout::TaskLayout(const TopologySpec& spec) {
       index_of_task_.push_back(i);
       tasks.push_back(static_cast<int>(component_of_task_.size()));
     }
+  }
+  first_acker_ = task_count() + 1;
+  acker_count_ = std::max(0, acker_tasks);
+  if (acker_count_ == 0) return;
+  std::vector<int>& ackers = tasks_of_component_[std::string(kAckerComponent)];
+  for (int i = 0; i < acker_count_; ++i) {
+    component_of_task_.emplace_back(kAckerComponent);
+    index_of_task_.push_back(i);
+    ackers.push_back(static_cast<int>(component_of_task_.size()));
   }
 }
 

@@ -9,12 +9,21 @@
 
 namespace tempest::topology {
 
+// The component id of the acker tasks (Storm's system component).
+inline constexpr std::string_view kAckerComponent = "__acker";
+
+// How many acker tasks a run of `workers` processes has: topology.acker.executors, or one per
+// worker when it is unset (-1).
+int AckerTasks(const TopologySpec& spec, int workers);
+
 // The task ids of a topology. As in Storm, tasks are numbered from 1 in the order of the sorted
 // component ids, each component's tasks consecutive; so "lowest task id" (global grouping) and
-// task indices are the same in every process. Immutable after construction.
+// task indices are the same in every process. The acker tasks (component "__acker") come after
+// every component's tasks, so adding ackers never renumbers a user task. Immutable after
+// construction.
 class TaskLayout {
  public:
-  explicit TaskLayout(const TopologySpec& spec);
+  explicit TaskLayout(const TopologySpec& spec, int acker_tasks = 0);
 
   int task_count() const noexcept { return static_cast<int>(component_of_task_.size()); }
   // Valid ids are 1..task_count().
@@ -23,11 +32,20 @@ class TaskLayout {
   int IndexInComponent(int task) const { return index_of_task_.at(task - 1); }
   // Ascending; empty for an unknown component.
   const std::vector<int>& TasksOf(std::string_view component) const noexcept;
+  // The acker tasks, ascending (empty: tuples are acked as they are emitted).
+  const std::vector<int>& AckerTaskIds() const noexcept { return TasksOf(kAckerComponent); }
+  bool IsAcker(int task) const noexcept { return task >= first_acker_ && IsTask(task); }
+  // The acker task that tracks a tuple tree: fields grouping on the root id.
+  int AckerOf(uint64_t root) const noexcept {
+    return first_acker_ + static_cast<int>(root % static_cast<uint64_t>(acker_count_));
+  }
 
  private:
   std::vector<std::string> component_of_task_;
   std::vector<int> index_of_task_;
   std::map<std::string, std::vector<int>, std::less<>> tasks_of_component_;
+  int first_acker_ = 0;
+  int acker_count_ = 0;
 };
 
 }  // namespace tempest::topology

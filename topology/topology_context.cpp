@@ -8,11 +8,12 @@ namespace tempest::topology {
 
 TopologyContext::TopologyContext(std::shared_ptr<const TopologySpec> spec,
                                  std::shared_ptr<const TaskLayout> layout, int task_id,
-                                 bool restarted)
+                                 bool restarted, bool worker_process)
     : spec_(std::move(spec)),
       layout_(std::move(layout)),
       task_id_(task_id),
-      restarted_(restarted) {}
+      restarted_(restarted),
+      worker_process_(worker_process) {}
 
 const Fields& TopologyContext::GetComponentOutputFields(std::string_view component,
                                                         std::string_view stream) const {

@@ -17,7 +17,8 @@ namespace tempest::topology {
 class TopologyContext {
  public:
   TopologyContext(std::shared_ptr<const TopologySpec> spec,
-                  std::shared_ptr<const TaskLayout> layout, int task_id, bool restarted = false);
+                  std::shared_ptr<const TaskLayout> layout, int task_id, bool restarted = false,
+                  bool worker_process = false);
 
   int GetThisTaskId() const noexcept { return task_id_; }
   const std::string& GetThisComponentId() const { return layout_->ComponentOf(task_id_); }
@@ -44,12 +45,16 @@ class TopologyContext {
   // True when this task's worker process was restarted within the run (after a crash): state
   // kept outside the process, such as an output file, should be continued, not started over.
   bool IsRestarted() const noexcept { return restarted_; }
+  // True when this task runs in a worker process of a multi-process run, which the supervisor
+  // restarts if it dies; false in a one-process run.
+  bool IsWorkerProcess() const noexcept { return worker_process_; }
 
  private:
   std::shared_ptr<const TopologySpec> spec_;
   std::shared_ptr<const TaskLayout> layout_;
   int task_id_;
   bool restarted_;
+  bool worker_process_;
 };
 
 }  // namespace tempest::topology

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,14 +15,18 @@
 namespace tempest::topology {
 
 // Ack-tracking metadata of a tuple (Storm's MessageId): for every spout tuple tree it belongs to,
-// the root id and this tuple's edge id. Empty for untracked tuples, so those allocate nothing.
+// the root id and this tuple's edge id. Empty for untracked tuples. One anchor is held inline, so
+// a tuple of one tree (the usual case) allocates nothing for it.
 struct AckMeta {
   struct Anchor {
     uint64_t root = 0;
     uint64_t edge = 0;
     friend bool operator==(const Anchor&, const Anchor&) = default;
   };
-  std::vector<Anchor> anchors;
+  boost::container::small_vector<Anchor, 1> anchors;
+  // The XOR of the edge ids of the tuples emitted anchored to this one so far; the runtime sends
+  // it with the ack (Storm's ack value). Mutable because bolts anchor to a const input.
+  mutable uint64_t ack_val = 0;
 };
 
 // A tuple received by a bolt: its values, the schema of the stream it came on (source component,

@@ -53,12 +53,14 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
   pk.pack_int32(m.incarnation);
   pk.pack_array(static_cast<uint32_t>(m.tasks.size()));
   for (const TaskCounters& t : m.tasks) {
-    pk.pack_array(8);
+    pk.pack_array(12);
     pk.pack_int32(t.task);
     for (uint64_t v : {t.emitted, t.executed, t.acked, t.failed, t.errors, t.queue_high_water,
-                       t.blocked_pushes}) {
+                       t.blocked_pushes, t.timed_out, t.replayed, t.pending}) {
       pk.pack_uint64(v);
     }
+    pk.pack_array(static_cast<uint32_t>(t.latency.size()));
+    for (uint64_t v : t.latency) pk.pack_uint64(v);
   }
   pk.pack_array(static_cast<uint32_t>(m.endpoints.size()));
   for (const std::string& e : m.endpoints) PackString(pk, e);
@@ -109,11 +111,19 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
   for (TaskCounters& t : m.tasks) {
     uint32_t k = 0;
     if (!r.ReadArrayHeader(k, "task counters")) return fail(false);
-    if (k != 8) return fail(r.Fail("task counters do not have 8 parts"));
+    if (k != 12) return fail(r.Fail("task counters do not have 12 parts"));
     if (!ReadSmallInt(r, t.task, "a task")) return fail(false);
-    for (uint64_t* v : {&t.emitted, &t.executed, &t.acked, &t.failed, &t.errors,
-                        &t.queue_high_water, &t.blocked_pushes}) {
+    for (uint64_t* v :
+         {&t.emitted, &t.executed, &t.acked, &t.failed, &t.errors, &t.queue_high_water,
+          &t.blocked_pushes, &t.timed_out, &t.replayed, &t.pending}) {
       if (!r.ReadUint(*v, "a counter")) return fail(false);
+    }
+    uint32_t buckets = 0;
+    if (!r.ReadArrayHeader(buckets, "a latency histogram")) return fail(false);
+    if (buckets % 2 != 0) return fail(r.Fail("a latency histogram is not (bucket, count) pairs"));
+    t.latency.assign(buckets, 0);
+    for (uint64_t& v : t.latency) {
+      if (!r.ReadUint(v, "a latency bucket")) return fail(false);
     }
   }
   if (!r.ReadArrayHeader(n, "the endpoints")) return fail(false);

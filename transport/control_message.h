@@ -30,6 +30,9 @@ struct TaskCounters {
   int task = 0;
   uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0;
   uint64_t queue_high_water = 0, blocked_pushes = 0;
+  uint64_t timed_out = 0, replayed = 0, pending = 0;  // spouts
+  // Complete-latency histogram of a spout: (bucket, count) pairs, flattened, non-zero buckets only.
+  std::vector<uint64_t> latency;
   friend bool operator==(const TaskCounters&, const TaskCounters&) = default;
 };
 

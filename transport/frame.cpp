@@ -75,7 +75,7 @@ void EncodeFrame(FrameKind kind, int from_task, int to_task,
                         t.GetSourceStreamId(), t.GetSourceComponent()));
       }
     }
-    builder.Add(last_index, t.GetValues(), t.ack().anchors);
+    builder.Add(last_index, t.GetValues(), {t.ack().anchors.data(), t.ack().anchors.size()});
   }
   out.append(builder.Finish());
 }
@@ -84,6 +84,19 @@ void EncodeControlFrame(FrameKind kind, int from_task, int to_task, std::string&
   MsgpackWriter w;
   WriteHeader(w, kind, from_task, to_task);
   w.ArrayHeader(0);
+  out.append(w.view());
+}
+
+void EncodeAckFrame(int from_task, int to_task, std::span<const AckMessage> acks,
+                    std::string& out) {
+  MsgpackWriter w;
+  WriteHeader(w, FrameKind::kAcks, from_task, to_task);
+  w.ArrayHeader(static_cast<uint32_t>(3 * acks.size()));
+  for (const AckMessage& m : acks) {
+    w.Uint(static_cast<uint8_t>(m.type));
+    w.Uint(m.root);
+    w.Uint(m.value);
+  }
   out.append(w.view());
 }
 
@@ -96,7 +109,7 @@ void EncodeCreditFrame(int task, uint64_t tuples, std::string& out) {
 
 namespace {
 
-bool KnownKind(uint64_t kind) { return (kind >= 1 && kind <= 3) || kind == 6 || kind == 7; }
+bool KnownKind(uint64_t kind) { return (kind >= 1 && kind <= 3) || (kind >= 6 && kind <= 10); }
 
 // Reads everything up to and including the body's header into `h`.
 DecodeStatus ReadHeader(MsgpackReader& r, FrameHeader& h) {
@@ -141,6 +154,14 @@ DecodeStatus ReadHeader(MsgpackReader& r, FrameHeader& h) {
   }
   uint32_t n = 0;
   if (!r.ReadArrayHeader(n, "the tuples")) return DecodeStatus::kMalformed;
+  if (h.kind == FrameKind::kAcks) {
+    if (n == 0 || n % 3 != 0) {
+      r.Fail("an ack frame's body is not (type, root, value) triples");
+      return DecodeStatus::kMalformed;
+    }
+    h.count = n / 3;
+    return DecodeStatus::kOk;
+  }
   if (h.kind != FrameKind::kTuples && n != 0) {
     r.Fail("a control frame carries tuples");
     return DecodeStatus::kMalformed;
@@ -197,12 +218,32 @@ DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams
       r.Fail("a tuple's anchors are not (root, edge) pairs");
       return DecodeStatus::kMalformed;
     }
-    std::vector<topology::AckMeta::Anchor>& list = tuple.mutable_ack().anchors;
+    topology::AckMeta& meta = tuple.mutable_ack();
+    meta.ack_val = 0;
+    auto& list = meta.anchors;
     list.resize(anchors / 2);
     for (topology::AckMeta::Anchor& a : list) {
       if (!r.ReadUint(a.root, "an anchor root") || !r.ReadUint(a.edge, "an anchor edge")) {
         return DecodeStatus::kMalformed;
       }
+    }
+  }
+  return DecodeStatus::kOk;
+}
+
+DecodeStatus ReadAcks(MsgpackReader& r, uint64_t n, Frame& out) {
+  out.acks.resize(n);
+  for (AckMessage& m : out.acks) {
+    uint64_t type = 0;
+    if (!r.ReadUint(type, "an ack message's type")) return DecodeStatus::kMalformed;
+    if (type < 1 || type > 6) {
+      r.Fail(fmt::format("unknown ack message type {}", type));
+      return DecodeStatus::kMalformed;
+    }
+    m.type = static_cast<AckMessage::Type>(type);
+    if (!r.ReadUint(m.root, "an ack message's root") ||
+        !r.ReadUint(m.value, "an ack message's value")) {
+      return DecodeStatus::kMalformed;
     }
   }
   return DecodeStatus::kOk;
@@ -220,10 +261,16 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
     out.from_task = h.from_task;
     out.to_task = h.to_task;
     out.credit = h.kind == FrameKind::kCredit ? h.count : 0;
+    // Tuples are refilled in place (see ReadTuples): only other kinds clear them.
     if (h.kind == FrameKind::kTuples) {
+      out.acks.clear();
       status = ReadTuples(r, h.count, streams, out);
+    } else if (h.kind == FrameKind::kAcks) {
+      out.tuples.clear();
+      status = ReadAcks(r, h.count, out);
     } else {
       out.tuples.clear();
+      out.acks.clear();
     }
   }
   return Finish(r, status, error);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "topology/tuple.h"
+#include "transport/ack_message.h"
 #include "transport/msgpack_writer.h"
 #include "transport/stream_table.h"
 
@@ -21,8 +22,11 @@ enum class FrameKind : uint8_t {
   kEndOfStream = 2,     // the sender will send nothing more on this channel
   kEndOfStreamAck = 3,  // the receiver confirms an end-of-stream (shutdown handshake)
   // 4: watermark, 5: checkpoint barrier — reserved for the windowing and checkpoint issues
-  kCredit = 6,  // from_task's queue took `credit` more tuples from the receiving worker
-  kHello = 7,   // connection check between workers: from/to are worker indices, not tasks
+  kCredit = 6,     // from_task's queue took `credit` more tuples from the receiving worker
+  kHello = 7,      // connection check between workers: from/to are worker indices, not tasks
+  kAcks = 8,       // a batch of ack-protocol messages (AckMessage) from one task to one task
+  kClose = 9,      // after end-of-stream: the sender is done for good (no replay can follow)
+  kCloseAck = 10,  // the receiver confirms a close (shutdown handshake)
 };
 
 // A decoded frame. Tuples borrow their schemas from the StreamTable.
@@ -31,6 +35,7 @@ struct Frame {
   int from_task = 0;
   int to_task = 0;
   std::vector<topology::Tuple> tuples;  // kTuples only
+  std::vector<AckMessage> acks;         // kAcks only
   uint64_t credit = 0;                  // kCredit only
 };
 
@@ -39,7 +44,8 @@ struct FrameHeader {
   FrameKind kind = FrameKind::kTuples;
   int from_task = 0;
   int to_task = 0;
-  uint64_t count = 0;  // tuples in a kTuples frame; the credit of a kCredit frame; else 0
+  // tuples in a kTuples frame; messages in a kAcks frame; the credit of a kCredit frame; else 0
+  uint64_t count = 0;
 };
 
 // Appends one frame to `out`. Every tuple's schema must be in `streams`, else
@@ -67,7 +73,9 @@ class FrameBuilder {
   uint32_t count_ = 0;
 };
 
-// Appends a frame without tuples (end-of-stream, its ack, hello).
+// Appends a kAcks frame carrying `acks` (at least one).
+void EncodeAckFrame(int from_task, int to_task, std::span<const AckMessage> acks, std::string& out);
+// Appends a frame without tuples (end-of-stream, close, their acks, hello).
 void EncodeControlFrame(FrameKind kind, int from_task, int to_task, std::string& out);
 // Appends a credit frame: `task` has room for `tuples` more tuples from the receiving worker.
 void EncodeCreditFrame(int task, uint64_t tuples, std::string& out);

@@ -115,7 +115,8 @@ TEST(FileSinkTest, AcksOnlyOnceTheLinesAreWrittenAndFlushesEveryFlushMs) {
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(out.acked[i].schema(), &schema);
     EXPECT_EQ(out.acked[i].GetSourceTask(), 7);
-    EXPECT_EQ(out.acked[i].ack().anchors,
+    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(out.acked[i].ack().anchors.begin(),
+                                                     out.acked[i].ack().anchors.end()),
               (std::vector<topology::AckMeta::Anchor>{{i + 1, (i + 1) * 10}}));
     EXPECT_EQ(out.acked[i].size(), 0u);
   }

@@ -55,10 +55,11 @@ void ExpectEachIdOnce(const std::vector<int64_t>& ids, int64_t n) {
 
 class ProcessClusterTest : public ::testing::Test {
  protected:
-  testing::YamlRun Steady(uint64_t count, uint64_t rate) const {
+  testing::YamlRun Steady(uint64_t count, uint64_t rate, int timeout_secs = 30) const {
     return {(testing::DataDir() / "process" / "steady.yaml").string(),
             {{"count", std::to_string(count)},
              {"rate", std::to_string(rate)},
+             {"timeout", std::to_string(timeout_secs)},
              {"out_dir", out_.path()}}};
   }
   std::string Out() const { return out_.File("out.jsonl"); }
@@ -136,12 +137,14 @@ TEST_F(ProcessClusterTest, GarbageFramesAreCountedAndDroppedAndTheRunGoesOn) {
 }
 
 TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) {
-  const testing::YamlRun yaml = Steady(0, 2000);
+  // What the killed worker held times out within 2-4 s, so the stop can drain it.
+  const testing::YamlRun yaml = Steady(0, 2000, 2);
   ProcessCluster cluster(yaml.Load(), yaml.Workers(3));
   cluster.Start();
   ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.starts >= 3; }, kDeadline));
   const runtime::WorkerStatus before = cluster.Workers().at(1);
-  EXPECT_EQ(before.tasks, (std::vector<int>{2, 5}));  // round-robin: (task - 1) mod 3 == 1
+  // Round-robin, (task - 1) mod 3 == 1: a pass task, the sink and the third acker (tasks 6-8).
+  EXPECT_EQ(before.tasks, (std::vector<int>{2, 5, 8}));
   // Task 5 is the FileSink: what it wrote before the crash must survive the restart.
   ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.tasks.at(4).executed > 100; },
                               kDeadline));
@@ -172,7 +175,7 @@ TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) 
 }
 
 TEST_F(ProcessClusterTest, AHungWorkerIsKilledAfterTheTimeoutAndRestarted) {
-  const testing::YamlRun yaml = Steady(0, 2000);
+  const testing::YamlRun yaml = Steady(0, 2000, 2);
   runtime::ProcessRunOptions options = yaml.Workers(2);
   options.heartbeat = 100ms;
   options.worker_timeout = 2000ms;
@@ -255,7 +258,8 @@ TEST(ProcessClusterOrphanTest, NoWorkerOutlivesAKilledSupervisor) {
     ::dup2(err[1], 1);  // spdlog logs to stdout
     ::dup2(err[1], 2);
     ::execl(TEMPEST_BIN, TEMPEST_BIN, "run", yaml.c_str(), "--workers", "2", "--set", "count=0",
-            "--set", "rate=1000", "--set", out_dir.c_str(), static_cast<char*>(nullptr));
+            "--set", "rate=1000", "--set", "timeout=30", "--set", out_dir.c_str(),
+            static_cast<char*>(nullptr));
     ::_exit(127);
   }
   ::close(err[1]);

@@ -9,7 +9,7 @@ namespace tempest::runtime {
 namespace {
 
 Envelope Batch(int from, int first, int n) {
-  Envelope e{Envelope::Kind::kTuples, from, {}, {}, 0};
+  Envelope e{Envelope::Kind::kTuples, from, {}, {}, 0, {}};
   for (int i = 0; i < n; ++i) e.tuples.emplace_back(nullptr, from, topology::Values{first + i});
   return e;
 }
@@ -21,7 +21,7 @@ TEST(TaskQueueTest, KeepsEachProducersOrder) {
   for (int p = 0; p < kProducers; ++p) {
     producers.emplace_back([&q, p] {
       for (int b = 0; b < kBatches; ++b) ASSERT_TRUE(q.Push(Batch(p, b * 4, 4)));
-      ASSERT_TRUE(q.Push(Envelope{Envelope::Kind::kEndOfStream, p, {}, {}, 0}));
+      ASSERT_TRUE(q.Push(Envelope{Envelope::Kind::kEndOfStream, p, {}, {}, 0, {}}));
     });
   }
   std::map<int, int64_t> next;

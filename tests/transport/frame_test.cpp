@@ -268,7 +268,9 @@ TEST_F(FrameTest, AFrameBuiltFromValuesDecodesLikeEncodedTuples) {
     EXPECT_EQ(f.tuples[0].schema(), b_);
     EXPECT_EQ(f.tuples[0].GetValues(), (Values{round, "s", 0.5}));
     EXPECT_EQ(f.tuples[1].GetValues(), (Values{List{1, 2}}));
-    EXPECT_EQ(f.tuples[2].ack().anchors, anchors);
+    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(f.tuples[2].ack().anchors.begin(),
+                                                     f.tuples[2].ack().anchors.end()),
+              anchors);
   }
 }
 

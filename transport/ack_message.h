@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+
+namespace tempest::transport {
+
+// One message of the ack protocol (Storm's acker streams), between spout or bolt tasks and acker
+// tasks. Every message names the tuple tree by its root id.
+struct AckMessage {
+  enum class Type : uint8_t {
+    kInit = 1,       // spout -> acker: a tree begins; value = XOR of the edge ids the spout sent
+    kAck = 2,        // bolt -> acker: value = the acked tuple's edge id XOR its ack value
+    kFail = 3,       // bolt -> acker: a tuple of the tree failed
+    kReset = 4,      // bolt -> acker -> spout: restart the tree's message timeout
+    kCompleted = 5,  // acker -> spout: every tuple of the tree was acked
+    kFailed = 6,     // acker -> spout: a tuple of the tree failed
+  };
+  Type type = Type::kAck;
+  uint64_t root = 0;
+  uint64_t value = 0;
+  friend bool operator==(const AckMessage&, const AckMessage&) = default;
+};
+
+}  // namespace tempest::transport
