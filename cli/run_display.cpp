@@ -55,6 +55,17 @@ std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
     out += fmt::format("{:<16} {:>5} {:>12} {:>12} {:>12} {:>9} {:>7}\n", c.id, c.tasks, c.emitted,
                        c.executed, c.acked, c.failed, c.errors);
   }
+  // Spouts whose tuples were tracked (acker tasks ran): what became of their tuple trees.
+  for (const runtime::ComponentSummary& c : summary.components) {
+    if (c.complete_latency.Total() == 0 && c.timed_out == 0 && c.replayed == 0 && c.pending == 0) {
+      continue;
+    }
+    out += fmt::format(
+        "{}: {} trees acked, {} failed ({} timed out), {} replayed, {} pending; complete latency "
+        "p50 {} us, p99 {} us\n",
+        c.id, c.acked, c.failed, c.timed_out, c.replayed, c.pending,
+        c.complete_latency.Quantile(0.5), c.complete_latency.Quantile(0.99));
+  }
   if (summary.workers > 1) {
     out += fmt::format("{} worker processes, {} restarted, {} bad frames dropped\n",
                        summary.workers, summary.restarts, summary.dropped_frames);

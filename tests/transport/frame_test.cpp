@@ -132,7 +132,8 @@ TEST_F(FrameTest, IntegralDoublesStayDoubles) {
 }
 
 TEST_F(FrameTest, ControlFramesRoundTrip) {
-  for (FrameKind kind : {FrameKind::kEndOfStream, FrameKind::kEndOfStreamAck}) {
+  for (FrameKind kind : {FrameKind::kEndOfStream, FrameKind::kEndOfStreamAck, FrameKind::kClose,
+                         FrameKind::kCloseAck}) {
     Frame f;
     ASSERT_EQ(DecodeFrame(Encode({}, kind), *table_, f), DecodeStatus::kOk);
     EXPECT_EQ(f.kind, kind);
@@ -210,6 +211,35 @@ TEST_F(FrameTest, UnknownStreamsAndWrongAritiesAreRejected) {
   arity[at + 1] = 1;  // stream "side" has 3 fields, the tuple 1 value
   EXPECT_EQ(Decode(arity, &error), DecodeStatus::kMalformed);
   EXPECT_EQ(error, "a tuple of stream 'side' of 'b' has 1 values, expected 3");
+}
+
+TEST_F(FrameTest, AckFramesRoundTripAndBadOnesAreMalformed) {
+  using Type = AckMessage::Type;
+  const std::vector<AckMessage> acks = {{Type::kInit, 1, UINT64_MAX}, {Type::kAck, UINT64_MAX, 0},
+                                        {Type::kFail, 42, 0},         {Type::kReset, 43, 0},
+                                        {Type::kCompleted, 44, 0},    {Type::kFailed, 45, 0}};
+  std::string bytes;
+  EncodeAckFrame(3, 9, acks, bytes);
+  FrameHeader h;
+  ASSERT_EQ(PeekFrameHeader(bytes, h), DecodeStatus::kOk);
+  EXPECT_EQ(h.kind, FrameKind::kAcks);
+  EXPECT_EQ(h.count, acks.size());
+  Frame f;
+  ASSERT_EQ(DecodeFrame(bytes, *table_, f), DecodeStatus::kOk);
+  EXPECT_EQ(f.from_task, 3);
+  EXPECT_EQ(f.to_task, 9);
+  EXPECT_EQ(f.acks, acks);
+  EXPECT_TRUE(f.tuples.empty());
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    EXPECT_NE(DecodeFrame(std::string_view(bytes).substr(0, cut), *table_, f), DecodeStatus::kOk);
+  }
+  // The body is (type, root, value) triples of a known type.
+  std::string bad;
+  EncodeAckFrame(3, 9, std::vector<AckMessage>{{Type::kAck, 1, 2}}, bad);
+  bad[bad.size() - 3] = 7;  // type 2 -> 7
+  std::string error;
+  EXPECT_EQ(DecodeFrame(bad, *table_, f, &error), DecodeStatus::kMalformed);
+  EXPECT_EQ(error, "unknown ack message type 7");
 }
 
 TEST_F(FrameTest, CreditAndHelloFramesRoundTrip) {
