@@ -62,7 +62,22 @@ TEST(ChaosBoltConfigTest, Validation) {
   EXPECT_EQ(ValidationError({.fail_fraction = 0.6, .throw_fraction = 0.5}),
             "`fail_fraction` + `throw_fraction` must be at most 1, not 0.6 + 0.5");
   EXPECT_EQ(ValidationError({.delay_ms = -1}), "`delay_ms` must be 0 or more milliseconds, not -1");
+  EXPECT_EQ(ValidationError({.exit_after = -1}),
+            "`exit_after` must be 0 (never) or more tuples, not -1");
   EXPECT_THROW(ChaosBolt({.fail_fraction = 2}, Fields{"a"}), std::invalid_argument);
+}
+
+// exit_after simulates a worker crash; in a one-process run there is no supervisor to restart
+// anything, so it is ignored (this test process would end otherwise). The multi-process path is
+// tested in tests/integration/crash_recovery_test.cpp.
+TEST(ChaosBoltTest, ExitAfterIsIgnoredOutsideWorkerProcesses) {
+  ChaosBolt bolt({.exit_after = 3}, Fields{"i"});
+  FakeBoltCollector out;
+  bolt.Prepare(BoltContext(), out);
+  StreamSchema schema;
+  schema.fields = std::make_shared<const Fields>(Fields{"i"});
+  for (int i = 0; i < 10; ++i) bolt.Execute(Tuple(&schema, 1, Values{i}));
+  EXPECT_EQ(out.acked.size(), 10u);
 }
 
 TEST(ChaosBoltTest, WithoutFaultsItIsAnIdentityBolt) {
