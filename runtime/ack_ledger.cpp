@@ -5,74 +5,6 @@
 
 namespace tempest::runtime {
 
-AckLedger::Table::Table(std::size_t capacity) {
-  Resize(std::bit_ceil(std::max<std::size_t>(16, 2 * capacity)));
-}
-
-void AckLedger::Table::Resize(std::size_t slots) {
-  std::vector<Entry> old(slots);
-  old.swap(slots_);
-  mask_ = slots - 1;
-  shift_ = 64 - std::countr_zero(slots);
-  size_ = 0;
-  for (const Entry& e : old) {
-    if (e.root != 0) Insert(e);
-  }
-}
-
-AckLedger::Entry* AckLedger::Table::Find(uint64_t root) noexcept {
-  if (size_ == 0) return nullptr;
-  for (std::size_t i = Slot(root);; i = (i + 1) & mask_) {
-    Entry& e = slots_[i];
-    if (e.root == root) return &e;
-    if (e.root == 0) return nullptr;
-  }
-}
-
-AckLedger::Entry& AckLedger::Table::FindOrInsert(uint64_t root) {
-  if (2 * (size_ + 1) > slots_.size()) Resize(2 * slots_.size());  // load factor at most 1/2
-  std::size_t i = Slot(root);
-  for (; slots_[i].root != 0; i = (i + 1) & mask_) {
-    if (slots_[i].root == root) return slots_[i];
-  }
-  slots_[i] = Entry{root, 0, 0, false};
-  ++size_;
-  return slots_[i];
-}
-
-AckLedger::Entry& AckLedger::Table::Insert(const Entry& entry) {
-  if (2 * (size_ + 1) > slots_.size()) Resize(2 * slots_.size());
-  std::size_t i = Slot(entry.root);
-  while (slots_[i].root != 0) i = (i + 1) & mask_;
-  slots_[i] = entry;
-  ++size_;
-  return slots_[i];
-}
-
-void AckLedger::Table::Erase(Entry* e) noexcept {
-  const std::size_t mask = mask_;
-  std::size_t hole = static_cast<std::size_t>(e - slots_.data());
-  // Backward-shift deletion: pull later entries of the probe run into the hole, so lookups
-  // never need tombstones.
-  for (std::size_t j = (hole + 1) & mask; slots_[j].root != 0; j = (j + 1) & mask) {
-    const std::size_t home = Slot(slots_[j].root);
-    // Moving j to the hole keeps it reachable iff its home is not in (hole, j] (cyclically).
-    const bool reachable_from_home =
-        hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-    if (reachable_from_home) continue;
-    slots_[hole] = slots_[j];
-    hole = j;
-  }
-  slots_[hole] = Entry{};
-  --size_;
-}
-
-void AckLedger::Table::Clear() noexcept {
-  if (size_ == 0) return;
-  for (Entry& e : slots_) e = Entry{};
-  size_ = 0;
-}
-
 AckLedger::AckLedger(std::size_t expected_pending)
     : current_(expected_pending), previous_(expected_pending) {}
 
@@ -80,9 +12,9 @@ AckLedger::Entry& AckLedger::Touch(uint64_t root) {
   // Usually the root is in the newer table or new; the older one is empty between rotations'
   // first touches.
   if (Entry* old = previous_.Find(root)) {
-    const Entry moved = *old;
+    Entry moved = *old;
     previous_.Erase(old);
-    return current_.Insert(moved);
+    return current_.Insert(std::move(moved));
   }
   return current_.FindOrInsert(root);
 }

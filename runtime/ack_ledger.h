@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/root_table.h"
+
 namespace tempest::runtime {
 
 // The acker's ledger (Storm's acker): for every pending tuple tree, keyed by its 64-bit root id,
@@ -12,7 +14,7 @@ namespace tempest::runtime {
 // init just XORs into a fresh entry — and a tree is decided once its init has arrived: failed
 // if any fail came, complete when the XOR is back to zero. A decided tree leaves the ledger.
 //
-// Entries live in two flat open-addressing tables (DESIGN.md §4: ~2× std::unordered_map here):
+// Entries live in two flat open-addressing tables (RootTable):
 // Rotate() drops the older one, so an entry untouched for two rotations is forgotten — the spout
 // times the tuple out itself. Root id 0 is reserved (the spout never draws it). Single-threaded:
 // one acker task owns its ledger.
@@ -52,29 +54,7 @@ class AckLedger {
     bool failed = false;
   };
 
-  // Linear probing over a power-of-two table, backward-shift deletion (no tombstones).
-  class Table {
-   public:
-    explicit Table(std::size_t capacity);
-    Entry* Find(uint64_t root) noexcept;
-    // The entry of `root`, a fresh one (value 0, no spout task) if it had none.
-    Entry& FindOrInsert(uint64_t root);
-    Entry& Insert(const Entry& e);  // root not present
-    void Erase(Entry* e) noexcept;
-    void Clear() noexcept;
-    std::size_t size() const noexcept { return size_; }
-
-   private:
-    std::size_t Slot(uint64_t root) const noexcept {
-      // Fibonacci hashing: roots are random already; the multiply spreads any that are not.
-      return static_cast<std::size_t>((root * 0x9E3779B97F4A7C15ull) >> shift_);
-    }
-    void Resize(std::size_t slots);
-    std::vector<Entry> slots_;
-    std::size_t mask_ = 0;
-    int shift_ = 0;
-    std::size_t size_ = 0;
-  };
+  using Table = RootTable<Entry>;
 
   // The entry of `root` in the current table (moved there from the previous one, or new).
   Entry& Touch(uint64_t root);

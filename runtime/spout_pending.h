@@ -4,17 +4,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "runtime/root_table.h"
 #include "topology/value.h"
 
 namespace tempest::runtime {
 
 // The tracked tuples of one spout task whose trees are not decided yet, keyed by root id, with
-// Storm's timeout rule: two generations, Rotate() called every message timeout T expires the
-// older one, so a tuple times out between T and 2T after its emit (or its last Touch). Time is
-// the caller's: tests rotate by hand. Single-threaded (the spout's task).
+// Storm's timeout rule (in flat tables: no allocation per tuple once they have grown): two
+// generations, Rotate() called every message timeout T expires the older one, so a tuple times out
+// between T and 2T after its emit (or its last Touch). Time is the caller's: tests rotate by hand.
+// Single-threaded (the spout's task).
 class SpoutPending {
  public:
   using TimePoint = std::chrono::steady_clock::time_point;
@@ -36,8 +37,12 @@ class SpoutPending {
   bool empty() const noexcept { return size() == 0; }
 
  private:
-  std::unordered_map<uint64_t, Entry> current_;
-  std::unordered_map<uint64_t, Entry> previous_;
+  struct Slot {
+    uint64_t root = 0;
+    Entry entry;
+  };
+  RootTable<Slot> current_{1024};
+  RootTable<Slot> previous_{1024};
 };
 
 }  // namespace tempest::runtime
