@@ -80,6 +80,22 @@ TEST(AckLedgerTest, EntriesUntouchedForTwoRotationsAreForgotten) {
   EXPECT_EQ(ledger.Ack(2, 0x1).outcome, Outcome::kCompleted);  // 0x2 ^ 0x3 ^ 0x1 == 0
 }
 
+TEST(AckLedgerTest, AResetKeepsATreeAndNamesItsSpout) {
+  AckLedger ledger;
+  ledger.Init(1, 0x1, 7);
+  EXPECT_EQ(ledger.Ack(9, 0x5).outcome, Outcome::kPending);  // an ack before its init
+  for (int i = 0; i < 5; ++i) {
+    ledger.Rotate();
+    EXPECT_EQ(ledger.Reset(1), 7);  // the spout to pass the reset on to
+  }
+  EXPECT_EQ(ledger.Reset(9), 0);   // forgotten meanwhile: nobody to tell
+  EXPECT_EQ(ledger.Reset(42), 0);  // never known; and a reset creates nothing
+  EXPECT_EQ(ledger.size(), 1u);
+  const AckLedger::Result r = ledger.Ack(1, 0x1);
+  EXPECT_EQ(r.outcome, Outcome::kCompleted);
+  EXPECT_EQ(r.spout_task, 7);
+}
+
 // Many interleaved random trees against a plain map: same decisions, every table operation
 // (growth, probing, backward-shift deletion) exercised.
 TEST(AckLedgerTest, AgreesWithAPlainMapOnRandomTrees) {
