@@ -42,7 +42,12 @@ class SpoutExecutor final : public TaskExecutor,
         tracking_(!setup_.layout->AckerTaskIds().empty()),
         timeout_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))),
         max_pending_(static_cast<std::size_t>(std::max(0, setup_.spec->config.max_spout_pending))),
-        ids_(static_cast<uint64_t>(setup_.task)) {}
+        ids_(static_cast<uint64_t>(setup_.task)) {
+    const std::vector<int>& ackers = setup_.layout->AckerTaskIds();
+    for (std::size_t i = 0; i < ackers.size(); ++i) {
+      if (setup_.queues[ackers[i]] != nullptr) local_ackers_.push_back(i);
+    }
+  }
 
  private:
   void Start() override {
@@ -264,7 +269,7 @@ class SpoutExecutor final : public TaskExecutor,
       to_ack_.push_back(std::move(message_id));
       return;
     }
-    root_ = ids_.Next();
+    root_ = NewRoot();
     xor_edges_ = 0;
     if (emitter_.Emit(stream, direct_task, std::move(values), this) == 0) {
       to_ack_.push_back(std::move(message_id));  // nobody subscribes: the tree is complete
@@ -274,6 +279,19 @@ class SpoutExecutor final : public TaskExecutor,
     TaskMetrics::Store(metrics_.pending, pending_.size());
     emitter_.outbox().SendAck(setup_.layout->AckerOf(root_),
                               AckMessage{AckMessage::Type::kInit, root_, xor_edges_});
+  }
+
+  // A random root id whose acker (ackers[root mod count], the grouping every task applies) runs
+  // in this process when one does: the init and the acker's reply then never cross processes,
+  // only the bolts' acks do. The choice rotates over the local ackers.
+  uint64_t NewRoot() {
+    const uint64_t r = ids_.Next();
+    if (local_ackers_.empty()) return r;
+    const uint64_t count = setup_.layout->AckerTaskIds().size();
+    const uint64_t k = local_ackers_[next_acker_++ % local_ackers_.size()];
+    const uint64_t base = r - r % count;
+    if (base > UINT64_MAX - k || base + k == 0) return NewRoot();
+    return base + k;
   }
 
   Outbox::AnchorList AnchorsFor(int) override {
@@ -289,6 +307,8 @@ class SpoutExecutor final : public TaskExecutor,
   const Clock::duration timeout_;
   const std::size_t max_pending_;
   AckIds ids_;
+  std::vector<uint64_t> local_ackers_;  // positions in AckerTaskIds() of this process's ackers
+  std::size_t next_acker_ = 0;
   std::unique_ptr<topology::Spout> spout_;
   std::vector<topology::Value> to_ack_;
   SpoutPending pending_;
