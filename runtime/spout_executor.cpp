@@ -76,7 +76,10 @@ class SpoutExecutor final : public TaskExecutor,
         spout_->Deactivate();
         stopping = true;
       }
-      const bool may_emit = !stopping && (max_pending_ == 0 || pending_.size() < max_pending_);
+      const bool may_emit =
+          !stopping && !pending_.full() && (max_pending_ == 0 || pending_.size() < max_pending_);
+      // One clock read per few emits: a tree's emit time is off by at most a few calls.
+      if (tracking_ && (result_was_idle_ || (calls & 15) == 0)) now_ = Clock::now();
       topology::NextResult result = topology::NextResult::kIdle;
       if (may_emit) {
         try {
@@ -88,11 +91,13 @@ class SpoutExecutor final : public TaskExecutor,
       }
       if (!outbox.open()) return;  // force-stopped
       bool exhausted = false;
+      result_was_idle_ = result != topology::NextResult::kEmitted;
       switch (result) {
         case topology::NextResult::kEmitted:
           idle_streak = 0;
+          ++calls;
           // Flush on a short timer too, so a steady trickle is not held back by batching.
-          if ((++calls & 63) == 0 && Clock::now() - last_flush > std::chrono::milliseconds(1)) {
+          if ((calls & 63) == 0 && Clock::now() - last_flush > std::chrono::milliseconds(1)) {
             outbox.Flush();
             last_flush = Clock::now();
             if (tracking_) Rotate();
@@ -158,6 +163,7 @@ class SpoutExecutor final : public TaskExecutor,
   void Receive(TaskQueue& inbox, Clock::time_point until) {
     envelopes_.clear();
     if (!inbox.PopAllUntil(envelopes_, until)) return;
+    received_at_ = Clock::now();  // one clock read for the whole batch of replies
     for (Envelope& e : envelopes_) {
       switch (e.kind) {
         case Envelope::Kind::kAcks:
@@ -269,29 +275,43 @@ class SpoutExecutor final : public TaskExecutor,
       to_ack_.push_back(std::move(message_id));
       return;
     }
-    root_ = NewRoot();
+    root_ = pending_.Reserve(RootHighBits());  // never full: NextTuple is not called then
     xor_edges_ = 0;
-    if (emitter_.Emit(stream, direct_task, std::move(values), this) == 0) {
+    std::size_t sent = 0;
+    try {
+      sent = emitter_.Emit(stream, direct_task, std::move(values), this);
+    } catch (...) {
+      pending_.Release(root_);
+      throw;
+    }
+    if (sent == 0) {
+      pending_.Release(root_);
       to_ack_.push_back(std::move(message_id));  // nobody subscribes: the tree is complete
       return;
     }
-    pending_.Add(root_, std::move(message_id), Clock::now());
+    pending_.Commit(root_, std::move(message_id), now_);
     TaskMetrics::Store(metrics_.pending, pending_.size());
     emitter_.outbox().SendAck(setup_.layout->AckerOf(root_),
                               AckMessage{AckMessage::Type::kInit, root_, xor_edges_});
   }
 
-  // A random root id whose acker (ackers[root mod count], the grouping every task applies) runs
-  // in this process when one does: the init and the acker's reply then never cross processes,
-  // only the bolts' acks do. The choice rotates over the local ackers.
-  uint64_t NewRoot() {
-    const uint64_t r = ids_.Next();
-    if (local_ackers_.empty()) return r;
-    const uint64_t count = setup_.layout->AckerTaskIds().size();
-    const uint64_t k = local_ackers_[next_acker_++ % local_ackers_.size()];
-    const uint64_t base = r - r % count;
-    if (base > UINT64_MAX - k || base + k == 0) return NewRoot();
-    return base + k;
+  // Random high bits for a new root (the low bits are its pending slot) such that its acker
+  // (by the root's high 32 bits, the grouping every task applies) runs in this process when one
+  // does: the init and the acker's reply then never cross processes, only the bolts' acks do.
+  // The choice rotates over the local ackers.
+  uint64_t RootHighBits() {
+    constexpr int kLowHigh = 32 - SpoutPending::kSlotBits;  // high bits below bit 32
+    for (;;) {
+      uint64_t high = ids_.Next() >> SpoutPending::kSlotBits;
+      if (!local_ackers_.empty()) {
+        const uint64_t count = setup_.layout->AckerTaskIds().size();
+        const uint64_t k = local_ackers_[next_acker_++ % local_ackers_.size()];
+        const uint64_t top = (high >> kLowHigh) - (high >> kLowHigh) % count + k;
+        if (top > 0xFFFFFFFFull) continue;
+        high = (top << kLowHigh) | (high & ((uint64_t{1} << kLowHigh) - 1));
+      }
+      if (high != 0) return high;
+    }
   }
 
   Outbox::AnchorList AnchorsFor(int) override {
@@ -308,6 +328,9 @@ class SpoutExecutor final : public TaskExecutor,
   const std::size_t max_pending_;
   AckIds ids_;
   std::vector<uint64_t> local_ackers_;  // positions in AckerTaskIds() of this process's ackers
+  Clock::time_point now_{};             // emit time of tracked tuples (refreshed every few calls)
+  Clock::time_point received_at_{};     // when the batch of replies being applied was taken
+  bool result_was_idle_ = true;
   std::size_t next_acker_ = 0;
   std::unique_ptr<topology::Spout> spout_;
   std::vector<topology::Value> to_ack_;

@@ -2,35 +2,66 @@
 
 namespace tempest::runtime {
 
-void SpoutPending::Add(uint64_t root, topology::Value message_id, TimePoint emitted) {
-  if (Slot* old = previous_.Find(root)) previous_.Erase(old);
-  current_.FindOrInsert(root).entry = Entry{std::move(message_id), emitted};
+uint64_t SpoutPending::Reserve(uint64_t high_bits) {
+  uint64_t slot = 0;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else if (!full()) {
+    slot = slots_.size();
+    slots_.emplace_back();
+  } else {
+    return 0;
+  }
+  const uint64_t root = (high_bits << kSlotBits) | slot;
+  slots_[slot].root = root;
+  slots_[slot].epoch = epoch_;
+  ++size_;
+  return root;
+}
+
+void SpoutPending::Commit(uint64_t root, topology::Value message_id, TimePoint emitted) {
+  if (Slot* s = Find(root)) s->entry = Entry{std::move(message_id), emitted};
+}
+
+void SpoutPending::Release(uint64_t root) noexcept {
+  if (Slot* s = Find(root)) {
+    s->root = 0;
+    s->entry = Entry{};
+    free_.push_back(static_cast<uint32_t>(s - slots_.data()));
+    --size_;
+  }
+}
+
+uint64_t SpoutPending::Add(uint64_t high_bits, topology::Value message_id, TimePoint emitted) {
+  const uint64_t root = Reserve(high_bits);
+  if (root != 0) Commit(root, std::move(message_id), emitted);
+  return root;
 }
 
 std::optional<SpoutPending::Entry> SpoutPending::Take(uint64_t root) {
-  for (RootTable<Slot>* generation : {&current_, &previous_}) {
-    Slot* slot = generation->Find(root);
-    if (slot == nullptr) continue;
-    Entry e = std::move(slot->entry);
-    generation->Erase(slot);
-    return e;
-  }
-  return std::nullopt;
+  Slot* s = Find(root);
+  if (s == nullptr) return std::nullopt;
+  Entry e = std::move(s->entry);
+  Release(root);
+  return e;
 }
 
 bool SpoutPending::Touch(uint64_t root) {
-  if (current_.Find(root) != nullptr) return true;
-  Slot* slot = previous_.Find(root);
-  if (slot == nullptr) return false;
-  Slot moved = std::move(*slot);
-  previous_.Erase(slot);
-  current_.Insert(std::move(moved));
+  Slot* s = Find(root);
+  if (s == nullptr) return false;
+  s->epoch = epoch_;
   return true;
 }
 
 void SpoutPending::Rotate(std::vector<Entry>& expired) {
-  previous_.Drain([&](Slot&& s) { expired.push_back(std::move(s.entry)); });
-  std::swap(previous_, current_);
+  ++epoch_;
+  if (size_ == 0) return;
+  for (Slot& s : slots_) {
+    if (s.root == 0 || s.epoch + 2 > epoch_) continue;
+    expired.push_back(std::move(s.entry));
+    Release(s.root);
+  }
 }
 
 }  // namespace tempest::runtime

@@ -6,16 +6,20 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/root_table.h"
 #include "topology/value.h"
 
 namespace tempest::runtime {
 
-// The tracked tuples of one spout task whose trees are not decided yet, keyed by root id, with
-// Storm's timeout rule (in flat tables: no allocation per tuple once they have grown): two
-// generations, Rotate() called every message timeout T expires the older one, so a tuple times out
-// between T and 2T after its emit (or its last Touch). Time is the caller's: tests rotate by hand.
-// Single-threaded (the spout's task).
+// The tracked tuples of one spout task whose trees are not decided yet, with Storm's timeout
+// rule: Rotate(), called every message timeout T, expires what was added (or touched) two
+// rotations ago, so a tuple times out between T and 2T after its emit or last Touch.
+//
+// Entries live in a slab, and a tree's root id is made of the entry's slot (its low kSlotBits
+// bits) and random high bits chosen by the caller: a reply finds its entry by indexing, not by
+// hashing, and freed slots are reused last-in first-out, so the working set stays small and in
+// cache however many trees are pending (a hash table keyed by random roots misses the cache on
+// every access). A reply whose root does not match its slot's (a late or duplicate one) is
+// ignored. Time is the caller's: tests rotate by hand. Single-threaded (the spout's task).
 class SpoutPending {
  public:
   using TimePoint = std::chrono::steady_clock::time_point;
@@ -23,26 +27,50 @@ class SpoutPending {
     topology::Value message_id;
     TimePoint emitted;
   };
+  static constexpr int kSlotBits = 24;
+  static constexpr uint64_t kHighBitsLimit = uint64_t{1} << (64 - kSlotBits);
 
-  void Add(uint64_t root, topology::Value message_id, TimePoint emitted);
-  // Removes the entry of `root`; nullopt for an id it does not know (acked, failed or timed out
+  // Takes a free slot and returns the root id of a new tree: (high_bits << kSlotBits) | slot.
+  // high_bits must be non-zero and below kHighBitsLimit. 0 when every slot is taken (full()).
+  uint64_t Reserve(uint64_t high_bits);
+  // Fills the entry of a reserved root once its tuples are out.
+  void Commit(uint64_t root, topology::Value message_id, TimePoint emitted);
+  // Frees a reserved root whose emit went nowhere or threw.
+  void Release(uint64_t root) noexcept;
+  // Reserve + Commit.
+  uint64_t Add(uint64_t high_bits, topology::Value message_id, TimePoint emitted);
+
+  // Removes the entry of `root`; nullopt for a root it does not hold (acked, failed or timed out
   // already: a late reply is ignored).
   std::optional<Entry> Take(uint64_t root);
-  // Restarts the timeout of `root` (reset_timeout); false for an unknown id.
+  // Restarts the timeout of `root` (reset_timeout); false for an unknown root.
   bool Touch(uint64_t root);
-  // Expires the older generation, appending its entries to `expired`.
+  // Expires what has not been added or touched since the rotation before, appending it to
+  // `expired`.
   void Rotate(std::vector<Entry>& expired);
 
-  std::size_t size() const noexcept { return current_.size() + previous_.size(); }
-  bool empty() const noexcept { return size() == 0; }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  bool full() const noexcept {
+    return free_.empty() && slots_.size() >= (std::size_t{1} << kSlotBits);
+  }
 
  private:
   struct Slot {
-    uint64_t root = 0;
+    uint64_t root = 0;   // 0: free
+    uint64_t epoch = 0;  // the rotation count when added or last touched
     Entry entry;
   };
-  RootTable<Slot> current_{1024};
-  RootTable<Slot> previous_{1024};
+  Slot* Find(uint64_t root) noexcept {
+    const uint64_t i = root & ((uint64_t{1} << kSlotBits) - 1);
+    if (root == 0 || i >= slots_.size() || slots_[i].root != root) return nullptr;
+    return &slots_[i];
+  }
+
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_;  // last freed on top
+  std::size_t size_ = 0;
+  uint64_t epoch_ = 0;
 };
 
 }  // namespace tempest::runtime

@@ -35,9 +35,10 @@ class TaskLayout {
   // The acker tasks, ascending (empty: tuples are acked as they are emitted).
   const std::vector<int>& AckerTaskIds() const noexcept { return TasksOf(kAckerComponent); }
   bool IsAcker(int task) const noexcept { return task >= first_acker_ && IsTask(task); }
-  // The acker task that tracks a tuple tree: fields grouping on the root id.
+  // The acker task that tracks a tuple tree: fields grouping on the root id, by its high 32 bits
+  // (a spout's roots carry a slot number in their low bits, runtime/spout_pending.h).
   int AckerOf(uint64_t root) const noexcept {
-    return first_acker_ + static_cast<int>(root % static_cast<uint64_t>(acker_count_));
+    return first_acker_ + static_cast<int>((root >> 32) % static_cast<uint64_t>(acker_count_));
   }
 
  private:

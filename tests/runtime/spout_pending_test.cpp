@@ -1,7 +1,10 @@
-// SpoutPending: Storm's two-generation timeout rule, with rotation driven by hand.
+// SpoutPending: Storm's two-generation timeout rule (rotation driven by hand) and roots that
+// name their slot.
 #include "runtime/spout_pending.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace tempest::runtime {
 namespace {
@@ -12,13 +15,13 @@ const SpoutPending::TimePoint kT0{};
 
 TEST(SpoutPendingTest, ATupleTimesOutAtTheSecondRotationAfterItsEmit) {
   SpoutPending p;
-  p.Add(1, Value(int64_t{10}), kT0);
+  p.Add(0x11, Value(int64_t{10}), kT0);
   std::vector<SpoutPending::Entry> expired;
   p.Rotate(expired);  // T after the emit at the latest: not yet
   EXPECT_TRUE(expired.empty());
   EXPECT_EQ(p.size(), 1u);
-  p.Add(2, Value(int64_t{20}), kT0);
-  p.Rotate(expired);  // between T and 2T after the emit of 1
+  p.Add(0x22, Value(int64_t{20}), kT0);
+  p.Rotate(expired);  // between T and 2T after the emit of the first
   ASSERT_EQ(expired.size(), 1u);
   EXPECT_EQ(expired[0].message_id, Value(int64_t{10}));
   EXPECT_EQ(p.size(), 1u);
@@ -29,27 +32,50 @@ TEST(SpoutPendingTest, ATupleTimesOutAtTheSecondRotationAfterItsEmit) {
   EXPECT_TRUE(p.empty());
 }
 
-TEST(SpoutPendingTest, TakeRemovesOnceAndLateRepliesAreIgnored) {
+TEST(SpoutPendingTest, TakeRemovesOnceAndLateOrForeignRepliesAreIgnored) {
   SpoutPending p;
-  p.Add(7, Value("a"), kT0);
+  const uint64_t root = p.Add(0xABC, Value("a"), kT0);
+  EXPECT_EQ(root >> SpoutPending::kSlotBits, 0xABCu);
   std::vector<SpoutPending::Entry> expired;
   p.Rotate(expired);  // now in the older generation: still found
-  const auto e = p.Take(7);
+  const auto e = p.Take(root);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->message_id, Value("a"));
-  EXPECT_FALSE(p.Take(7).has_value());  // acked twice, or acked after it timed out
-  EXPECT_FALSE(p.Take(8).has_value());  // never known
-  EXPECT_FALSE(p.Touch(8));
+  EXPECT_FALSE(p.Take(root).has_value());  // acked twice, or acked after it timed out
+  // The slot is reused by the next tree: a late reply for the old root does not match it.
+  const uint64_t next = p.Add(0xDEF, Value("b"), kT0);
+  EXPECT_NE(next, root);
+  EXPECT_FALSE(p.Take(root).has_value());
+  EXPECT_FALSE(p.Touch(root));
+  EXPECT_FALSE(p.Take(0).has_value());
+  EXPECT_FALSE(p.Take(uint64_t{1} << 40).has_value());  // a slot it never had
+  EXPECT_EQ(p.size(), 1u);
+  EXPECT_TRUE(p.Take(next).has_value());
   EXPECT_TRUE(p.empty());
+}
+
+TEST(SpoutPendingTest, ReleaseFreesAReservedRootAndRootsAreDistinct) {
+  SpoutPending p;
+  std::set<uint64_t> roots;
+  for (int i = 0; i < 1000; ++i) roots.insert(p.Add(7, Value(int64_t{i}), kT0));
+  EXPECT_EQ(roots.size(), 1000u);  // same high bits, different slots
+  const uint64_t r = p.Reserve(9);
+  EXPECT_EQ(p.size(), 1001u);
+  p.Release(r);
+  EXPECT_EQ(p.size(), 1000u);
+  EXPECT_FALSE(p.Take(r).has_value());
+  for (uint64_t root : roots) EXPECT_TRUE(p.Take(root).has_value());
+  EXPECT_TRUE(p.empty());
+  EXPECT_FALSE(p.full());
 }
 
 TEST(SpoutPendingTest, TouchRestartsTheTimeout) {
   SpoutPending p;
-  p.Add(1, Value(int64_t{1}), kT0);
+  const uint64_t root = p.Add(1, Value(int64_t{1}), kT0);
   std::vector<SpoutPending::Entry> expired;
   for (int i = 0; i < 10; ++i) {
     p.Rotate(expired);
-    EXPECT_TRUE(p.Touch(1));  // reset_timeout between every two rotations keeps it alive
+    EXPECT_TRUE(p.Touch(root));  // reset_timeout between every two rotations keeps it alive
   }
   EXPECT_TRUE(expired.empty());
   p.Rotate(expired);
