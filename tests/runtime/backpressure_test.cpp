@@ -96,7 +96,7 @@ TEST(BackpressureTest, ASlowBoltPacesAFastSpout) {
          [](const topology::Tuple& t, topology::OutputCollector& out,
             const topology::TopologyContext&) {
            volatile uint64_t spin = 0;
-           for (int i = 0; i < 20000; ++i) spin = spin + 1;  // busy work, not a sleep
+           for (int i = 0; i < 200000; ++i) spin = spin + 1;  // busy work, not a sleep
            out.Ack(t);
          });
    }).ShuffleGrouping("gen");
