@@ -64,16 +64,6 @@ class RootTable {
     slots_[hole] = Entry{};
     --size_;
   }
-  // Moves every entry out to `f`, then empties the table (keeping its capacity).
-  template <class F>
-  void Drain(F&& f) {
-    if (size_ == 0) return;
-    for (Entry& e : slots_) {
-      if (e.root != 0) f(std::move(e));
-      e = Entry{};
-    }
-    size_ = 0;
-  }
   void Clear() noexcept {
     if (size_ == 0) return;
     for (Entry& e : slots_) e = Entry{};
