@@ -9,6 +9,8 @@
 #include "bolts/null_bolt.h"
 #include "bolts/stdout_sink.h"
 #include "bolts/test_word_counter.h"
+#include "bolts/windowing/window_config_yaml.h"
+#include "bolts/windowing/window_inspect_bolt.h"
 #include "topology/config_node.h"
 
 namespace tempest::bolts {
@@ -75,6 +77,33 @@ void RegisterBuiltinBolts(topology::ComponentRegistry& registry) {
     sink.path = context.ResolvePath(c.RequiredString("path"));
     sink.flush_ms = c.IntAtLeast("flush_ms", 100, 0);
     return BoltFactory([sink] { return std::make_unique<FileSink>(sink); });
+  });
+  registry.AddBolt("WindowInspectBolt", [](ConfigReader& c, const ComponentContext& context) {
+    WindowInspectConfig inspect;
+    inspect.window = ReadWindowConfig(c, context);
+    inspect.field = c.RequiredString("field");
+    inspect.output_stream = c.String("output_stream", std::string(topology::kDefaultStream));
+    bool declared = context.inputs.empty();
+    for (const auto& [stream, fields] : context.inputs)
+      declared = declared || fields.Contains(inspect.field);
+    if (!declared) {
+      c.Fail("field",
+             fmt::format("field \"{}\" is not declared by any input of \"{}\" ({})", inspect.field,
+                         context.id, context.inputs.front().second.ToString()));
+    }
+    if (inspect.output_stream == inspect.window.late_stream) {
+      c.Fail("late_stream",
+             fmt::format("late_stream and output_stream are both \"{}\"", inspect.output_stream));
+    }
+    Fields late = inspect.window.late_stream.empty() || context.inputs.empty()
+                      ? Fields()
+                      : context.inputs.front().second;
+    if (!inspect.window.late_stream.empty() && late.size() == 0) {
+      c.Fail("late_stream", "a late stream needs an input to take its fields from");
+    }
+    return BoltFactory([inspect, late] {
+      return AdaptWindowedBolt(std::make_unique<WindowInspectBolt>(inspect), inspect.window, late);
+    });
   });
   registry.AddBolt<StdoutSink>("StdoutSink");
   registry.AddBolt<TestWordCounter>("TestWordCounter");

@@ -55,6 +55,11 @@ std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
     out += fmt::format("{:<16} {:>5} {:>12} {:>12} {:>12} {:>9} {:>7}\n", c.id, c.tasks, c.emitted,
                        c.executed, c.acked, c.failed, c.errors);
   }
+  // Bolts that dropped inputs on purpose (late tuples without a late stream).
+  for (const runtime::ComponentSummary& c : summary.components) {
+    if (c.dropped > 0)
+      out += fmt::format("{}: {} inputs dropped (late or without a timestamp)\n", c.id, c.dropped);
+  }
   // Spouts whose tuples were tracked (acker tasks ran): what became of their tuple trees.
   for (const runtime::ComponentSummary& c : summary.components) {
     if (c.complete_latency.Total() == 0 && c.timed_out == 0 && c.replayed == 0 && c.pending == 0) {

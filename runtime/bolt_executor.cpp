@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <string>
 
 #include "runtime/ack_ids.h"
 #include "runtime/emitter.h"
@@ -30,6 +32,7 @@ class BoltExecutor final : public TaskExecutor,
         upstream_(UpstreamTasks(*setup_.spec, *setup_.layout, setup_.task)),
         ended_(upstream_.size(), false),
         closed_(upstream_.size(), false),
+        source_left_(SourceTaskCounts()),
         tracking_(!setup_.layout->AckerTaskIds().empty()),
         ids_(static_cast<uint64_t>(setup_.task)) {}
 
@@ -152,12 +155,27 @@ class BoltExecutor final : public TaskExecutor,
     return static_cast<int>(it - upstream_.begin());
   }
 
+  // Per source component: how many of its tasks feed this one.
+  std::map<std::string, std::size_t> SourceTaskCounts() const {
+    std::map<std::string, std::size_t> out;
+    for (int t : upstream_) ++out[setup_.layout->ComponentOf(t)];
+    return out;
+  }
+
   // End-of-stream counts once per upstream task: a restarted worker's peers send theirs again.
   void EndOfStreamFrom(int task) {
     const int i = UpstreamIndex(task, "end-of-stream");
     if (i < 0 || ended_[i]) return;
     ended_[i] = true;
     ++ended_count_;
+    const std::string& component = setup_.layout->ComponentOf(task);
+    if (--source_left_[component] == 0 && !flushed_) {
+      try {
+        bolt_->OnSourceEnded(component);
+      } catch (const std::exception& e) {
+        Error("OnSourceEnded threw", e.what());
+      }
+    }
     if (ended_count_ == upstream_.size() && !flushed_) Flush();
   }
 
@@ -237,10 +255,12 @@ class BoltExecutor final : public TaskExecutor,
     if (tracking_) emitter_.outbox().SendAck(setup_.layout->AckerOf(m.root), m);
   }
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
+  void ReportDropped(uint64_t count) override { TaskMetrics::Bump(metrics_.dropped, count); }
 
-  const std::vector<int> upstream_;  // ascending
-  std::vector<bool> ended_;          // by position in upstream_: end-of-stream came
-  std::vector<bool> closed_;         // by position in upstream_: close came
+  const std::vector<int> upstream_;                 // ascending
+  std::vector<bool> ended_;                         // by position in upstream_: end-of-stream came
+  std::vector<bool> closed_;                        // by position in upstream_: close came
+  std::map<std::string, std::size_t> source_left_;  // per source component: tasks not ended
   std::size_t ended_count_ = 0;
   std::size_t closed_count_ = 0;
   bool flushed_ = false;

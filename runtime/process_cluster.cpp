@@ -483,6 +483,7 @@ class ProcessCluster::Supervisor {
     into.acked += c.acked;
     into.failed += c.failed;
     into.errors += c.errors;
+    into.dropped += c.dropped;
     into.queue_high_water = std::max(into.queue_high_water, c.queue_high_water);
     into.blocked_pushes += c.blocked_pushes;
     into.timed_out += c.timed_out;
@@ -623,6 +624,7 @@ class ProcessCluster::Supervisor {
         s.acked = c.acked;
         s.failed = c.failed;
         s.errors = c.errors;
+        s.dropped = c.dropped;
         s.timed_out = c.timed_out;
         s.replayed = c.replayed;
         s.pending = c.pending;

@@ -23,6 +23,7 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
       cs.acked += t.acked;
       cs.failed += t.failed;
       cs.errors += t.errors;
+      cs.dropped += t.dropped;
       cs.timed_out += t.timed_out;
       cs.replayed += t.replayed;
       cs.pending += t.pending;

@@ -37,6 +37,7 @@ struct ComponentSummary {
   uint64_t acked = 0;
   uint64_t failed = 0;
   uint64_t errors = 0;
+  uint64_t dropped = 0;  // bolts: inputs dropped on purpose, e.g. late tuples (ReportDropped)
   // Spouts: of `failed`, how many timed out; emits of ids failed before; trees still undecided
   // at the end; emit -> tree completed latencies of the acked ids.
   uint64_t timed_out = 0;
@@ -61,7 +62,7 @@ struct RunSummary {
 struct TaskSnapshot {
   int task = 0;
   std::string component;
-  uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0;
+  uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0, dropped = 0;
   uint64_t timed_out = 0, replayed = 0, pending = 0;  // spouts only
   LatencyCounts complete_latency;                     // spouts only
   std::size_t queue_high_water = 0;                   // most tuples ever queued for this task

@@ -102,6 +102,7 @@ std::vector<TaskSnapshot> TaskHost::Snapshot() const {
     s.acked = m.acked.load();
     s.failed = m.failed.load();
     s.errors = m.errors.load();
+    s.dropped = m.dropped.load();
     s.timed_out = m.timed_out.load();
     s.replayed = m.replayed.load();
     s.pending = m.pending.load();

@@ -54,6 +54,7 @@ std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& t
     c.acked = t.acked;
     c.failed = t.failed;
     c.errors = t.errors;
+    c.dropped = t.dropped;
     c.queue_high_water = t.queue_high_water;
     c.blocked_pushes = t.blocked_pushes;
     c.timed_out = t.timed_out;

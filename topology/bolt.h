@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include "topology/output_collector.h"
 #include "topology/output_fields_declarer.h"
@@ -22,6 +23,10 @@ class Bolt {
   // Flush hook of bounded runs: every input has sent end-of-stream. Emit what is still held
   // (windows, outer-join leftovers) here; end-of-stream is forwarded after it returns.
   virtual void OnEndOfStream() {}
+  // One source component has sent end-of-stream from every task of it that feeds this task:
+  // its streams deliver nothing more but replays. Comes before OnEndOfStream (which waits for
+  // all sources), so event-time bolts stop waiting on that source's watermark.
+  virtual void OnSourceEnded(const std::string& component) { (void)component; }
   // Timer hook (Storm's tick tuples): when TickInterval() is positive, OnTick() is called on the
   // task's thread about every interval, between Execute calls, also while no input arrives.
   // Asked once, after Prepare.

@@ -20,6 +20,9 @@ struct ComponentContext {
   std::string base_dir;  // folder of the topology file: relative paths resolve against it
   // Each stream this component subscribes to, with its declared fields (bolts only).
   std::vector<std::pair<GlobalStreamId, Fields>> inputs;
+  // The topology's settings as loaded (with --set overrides), for checks that depend on them
+  // (a window must fit in the message timeout); null when a maker is called outside a loader.
+  const TopologyConfig* topology = nullptr;
 
   // `path` if absolute, else base_dir/path.
   std::string ResolvePath(std::string_view path) const;

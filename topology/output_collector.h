@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <string_view>
@@ -65,6 +66,9 @@ class OutputCollector {
   virtual void ResetTimeout(const Tuple& input) = 0;
   // Logs an error against this task and counts it in the run's metrics.
   virtual void ReportError(std::string_view message) = 0;
+  // Counts inputs this bolt dropped on purpose after acking them (late tuples without a late
+  // stream, tuples without a timestamp); the run summary shows them as `dropped`.
+  virtual void ReportDropped(uint64_t count = 1) { (void)count; }
 
  protected:
   // direct_task < 0: route by the stream's groupings.

@@ -464,6 +464,7 @@ class Loader {
                                                               : fs::path(file_).stem().string();
     if (const ConfigNode* config = root.Find("config")) ReadTopologyConfig(*config, spec->config);
     ApplySetOverrides(spec->config);
+    topology_config_ = &spec->config;
     if (const ConfigNode* plugins = root.Find("plugins")) LoadPlugins(*plugins);
 
     const ConfigNode* spouts = root.Find("spouts");
@@ -704,7 +705,7 @@ class Loader {
     c.kind = p.kind;
     c.parallelism = p.parallelism;
     c.class_name = p.class_name;
-    ComponentContext context{id, base_dir_, {}};
+    ComponentContext context{id, base_dir_, {}, topology_config_};
     for (const StreamEntry& e : streams_) {
       if (e.to_id != id) continue;
       const ComponentSpec& source = built_.at(e.input.source.component);
@@ -774,6 +775,7 @@ class Loader {
   const LoadOptions& options_;
   ComponentRegistry& registry_;
   std::string base_dir_;
+  const TopologyConfig* topology_config_ = nullptr;  // the spec being loaded
   std::vector<std::string> ids_;  // declaration order: spouts, then bolts
   std::map<std::string, Pending> pending_;
   std::vector<StreamEntry> streams_;

@@ -53,10 +53,10 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
   pk.pack_int32(m.incarnation);
   pk.pack_array(static_cast<uint32_t>(m.tasks.size()));
   for (const TaskCounters& t : m.tasks) {
-    pk.pack_array(12);
+    pk.pack_array(13);
     pk.pack_int32(t.task);
     for (uint64_t v : {t.emitted, t.executed, t.acked, t.failed, t.errors, t.queue_high_water,
-                       t.blocked_pushes, t.timed_out, t.replayed, t.pending}) {
+                       t.blocked_pushes, t.timed_out, t.replayed, t.pending, t.dropped}) {
       pk.pack_uint64(v);
     }
     pk.pack_array(static_cast<uint32_t>(t.latency.size()));
@@ -111,11 +111,11 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
   for (TaskCounters& t : m.tasks) {
     uint32_t k = 0;
     if (!r.ReadArrayHeader(k, "task counters")) return fail(false);
-    if (k != 12) return fail(r.Fail("task counters do not have 12 parts"));
+    if (k != 13) return fail(r.Fail("task counters do not have 13 parts"));
     if (!ReadSmallInt(r, t.task, "a task")) return fail(false);
     for (uint64_t* v :
          {&t.emitted, &t.executed, &t.acked, &t.failed, &t.errors, &t.queue_high_water,
-          &t.blocked_pushes, &t.timed_out, &t.replayed, &t.pending}) {
+          &t.blocked_pushes, &t.timed_out, &t.replayed, &t.pending, &t.dropped}) {
       if (!r.ReadUint(*v, "a counter")) return fail(false);
     }
     uint32_t buckets = 0;

@@ -28,7 +28,7 @@ enum class ControlType : uint8_t {
 // Live counters of one task, as a worker reports them.
 struct TaskCounters {
   int task = 0;
-  uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0;
+  uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0, dropped = 0;
   uint64_t queue_high_water = 0, blocked_pushes = 0;
   uint64_t timed_out = 0, replayed = 0, pending = 0;  // spouts
   // Complete-latency histogram of a spout: (bucket, count) pairs, flattened, non-zero buckets only.

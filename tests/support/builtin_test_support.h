@@ -95,7 +95,8 @@ class FakeBoltCollector : public topology::OutputCollector {
   std::vector<topology::Tuple> acked;   // copies of what was acked
   std::vector<topology::Tuple> failed;  // copies of what was failed
   std::vector<std::string> errors;
-  std::vector<std::string> log;  // "emit", "ack", "fail", "error" in call order
+  std::vector<std::string> log;  // "emit", "ack", "fail", "error", "drop" in call order
+  uint64_t dropped = 0;          // ReportDropped counts
 
   void Ack(const topology::Tuple& t) override {
     acked.push_back(t);
@@ -109,6 +110,10 @@ class FakeBoltCollector : public topology::OutputCollector {
   void ReportError(std::string_view m) override {
     errors.emplace_back(m);
     log.emplace_back("error");
+  }
+  void ReportDropped(uint64_t n) override {
+    dropped += n;
+    log.emplace_back("drop");
   }
 
  protected:

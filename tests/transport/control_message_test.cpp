@@ -20,8 +20,8 @@ ControlMessage Full() {
   m.completed = true;
   m.dropped_frames = 3;
   m.incarnation = 4;
-  m.tasks = {{1, 10, 20, 30, 4, 5, 600, 7, 8, 9, 10, {3, 1, 40, 2}},
-             {9, UINT64_MAX, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}}};
+  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}},
+             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}}};
   m.endpoints = {"tcp://127.0.0.1:5000", "", "ipc:///a"};
   m.finished = {3, 8};
   return m;

@@ -1,0 +1,48 @@
+#include "bolts/windowing/watermark_tracker.h"
+
+#include <algorithm>
+
+namespace tempest::bolts {
+
+WatermarkTracker::WatermarkTracker(int streams, int64_t lag_ms, int64_t idle_timeout_ms,
+                                   int64_t now)
+    : streams_(static_cast<std::size_t>(streams)),
+      lag_ms_(lag_ms),
+      idle_timeout_ms_(idle_timeout_ms) {
+  for (Stream& s : streams_) s.last_active = now;
+}
+
+bool WatermarkTracker::Track(int stream, int64_t ts) {
+  Stream& s = streams_[stream];
+  if (!s.max_ts || ts > *s.max_ts) s.max_ts = ts;
+  return !watermark_ || ts >= *watermark_;
+}
+
+bool WatermarkTracker::IsIdle(int stream, int64_t now) const noexcept {
+  return idle_timeout_ms_ > 0 && now - streams_[stream].last_active >= idle_timeout_ms_;
+}
+
+std::optional<int64_t> WatermarkTracker::Advance(int64_t now) {
+  std::optional<int64_t> holding;  // min over streams that hold the watermark back
+  std::optional<int64_t> ended;    // max over ended streams
+  bool any_holding = false;
+  for (std::size_t i = 0; i < streams_.size(); ++i) {
+    const Stream& s = streams_[i];
+    if (s.ended) {
+      if (s.max_ts) ended = ended ? std::max(*ended, *s.max_ts) : *s.max_ts;
+      continue;
+    }
+    if (IsIdle(static_cast<int>(i), now)) continue;
+    any_holding = true;
+    if (!s.max_ts) return std::nullopt;  // a live stream has not delivered yet
+    holding = holding ? std::min(*holding, *s.max_ts) : *s.max_ts;
+  }
+  const std::optional<int64_t> base = any_holding ? holding : ended;
+  if (!base) return std::nullopt;
+  const int64_t candidate = *base - lag_ms_;
+  if (watermark_ && candidate <= *watermark_) return std::nullopt;
+  watermark_ = candidate;
+  return watermark_;
+}
+
+}  // namespace tempest::bolts

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace tempest::bolts {
+
+// Event-time watermark of a bolt with several input streams (DESIGN.md 2.4, Storm's
+// WaterMarkEventGenerator plus idle and ended inputs). Per stream it keeps the largest timestamp
+// seen. The watermark is undefined until every stream has delivered a tuple, is idle or has
+// ended; then it is the minimum of the largest timestamps of the streams that still hold it back
+// (neither idle nor ended) minus the lag — or, when none does, the largest timestamp of the ended
+// streams minus the lag (all idle: it holds). It never goes back. A tuple is late when its
+// timestamp is strictly below the watermark. Streams are numbered 0..n-1 by the caller; times
+// are milliseconds. Single-threaded.
+class WatermarkTracker {
+ public:
+  // idle_timeout_ms 0: a stream is never idle. `now` starts every stream's idle clock.
+  WatermarkTracker(int streams, int64_t lag_ms, int64_t idle_timeout_ms, int64_t now);
+
+  // Records a tuple's timestamp; false if it is late (it is still recorded, as Storm does).
+  bool Track(int stream, int64_t ts);
+  // The stream has delivered a tuple at `now` (it is not idle); Track does not read the clock.
+  void Touch(int stream, int64_t now) { streams_[stream].last_active = now; }
+  void End(int stream) { streams_[stream].ended = true; }
+  // Recomputes at `now` (idleness is judged then); returns the watermark if it advanced.
+  std::optional<int64_t> Advance(int64_t now);
+
+  std::optional<int64_t> watermark() const noexcept { return watermark_; }
+  bool IsIdle(int stream, int64_t now) const noexcept;
+
+ private:
+  struct Stream {
+    std::optional<int64_t> max_ts;
+    int64_t last_active = 0;
+    bool ended = false;
+  };
+  std::vector<Stream> streams_;
+  int64_t lag_ms_;
+  int64_t idle_timeout_ms_;
+  std::optional<int64_t> watermark_;
+};
+
+}  // namespace tempest::bolts

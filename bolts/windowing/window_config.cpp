@@ -1,0 +1,58 @@
+#include "bolts/windowing/window_config.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <stdexcept>
+
+namespace tempest::bolts {
+
+void ValidateWindowConfig(const WindowConfig& c) {
+  if (c.length.value <= 0) {
+    throw std::invalid_argument(
+        fmt::format("window.length must be positive, found {}", c.length.value));
+  }
+  if (c.type == WindowConfig::Type::kSliding && c.slide.value <= 0) {
+    throw std::invalid_argument(
+        fmt::format("window.slide must be positive, found {}", c.slide.value));
+  }
+  if (c.lag_ms < 0)
+    throw std::invalid_argument(fmt::format("lag_ms must be >= 0, found {}", c.lag_ms));
+  if (c.watermark_interval_ms < 0) {
+    throw std::invalid_argument(
+        fmt::format("watermark_interval_ms must be >= 0, found {}", c.watermark_interval_ms));
+  }
+  if (c.idle_timeout_ms < 0) {
+    throw std::invalid_argument(
+        fmt::format("idle_timeout_ms must be >= 0, found {}", c.idle_timeout_ms));
+  }
+  if (!c.event_time() && !c.late_stream.empty()) {
+    throw std::invalid_argument(
+        "late_stream needs timestamp_field: only event time has late tuples");
+  }
+}
+
+void ValidateWindowFitsTopology(const WindowConfig& c, const topology::TopologyConfig& topo) {
+  if (topo.acker_executors == 0) return;  // nothing is tracked, so nothing can time out
+  const WindowSpan& slide = c.effective_slide();
+  int64_t duration = 0;
+  int64_t count = 0;
+  for (const WindowSpan* s : {&c.length, &slide}) {
+    (s->is_count() ? count : duration) += s->value;
+  }
+  const int64_t timeout_ms = static_cast<int64_t>(topo.message_timeout_secs) * 1000;
+  if (duration > timeout_ms) {
+    throw std::invalid_argument(
+        fmt::format("Window duration (length + sliding interval) value {} is more than "
+                    "topology.message.timeout.secs value {}",
+                    duration, timeout_ms));
+  }
+  if (topo.max_spout_pending > 0 && count > topo.max_spout_pending) {
+    throw std::invalid_argument(
+        fmt::format("Window count (length + sliding interval) value {} is more than "
+                    "topology.max.spout.pending value {}",
+                    count, topo.max_spout_pending));
+  }
+}
+
+}  // namespace tempest::bolts

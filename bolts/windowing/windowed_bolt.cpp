@@ -1,0 +1,307 @@
+#include "bolts/windowing/windowed_bolt.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "bolts/windowing/watermark_tracker.h"
+#include "bolts/windowing/window_manager.h"
+
+namespace tempest::bolts {
+
+int64_t SystemMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+namespace {
+
+using topology::Anchors;
+using topology::Tuple;
+
+// Storm's WindowedBoltExecutor: feeds the WindowManager, drives time and watermarks from the
+// task's ticks, acks tuples as they leave the window and anchors the window bolt's emits. It is
+// also the collector the windowed bolt sees.
+class WindowedBoltAdapter final : public topology::Bolt, private topology::OutputCollector {
+ public:
+  WindowedBoltAdapter(std::unique_ptr<WindowedBolt> bolt, WindowConfig config,
+                      topology::Fields late_fields, WindowClock clock)
+      : bolt_(std::move(bolt)),
+        config_(std::move(config)),
+        policy_(WindowPolicy::From(config_)),
+        late_fields_(std::move(late_fields)),
+        clock_(std::move(clock)) {}
+
+  void Prepare(const topology::TopologyContext& context,
+               topology::OutputCollector& collector) override {
+    out_ = &collector;
+    component_ = context.GetThisComponentId();
+    task_ = context.GetThisTaskId();
+    ValidateWindowFitsTopology(config_, context.GetTopologyConfig());
+    sources_ = context.GetThisSources();
+    now_ = clock_();
+    if (config_.event_time()) {
+      tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
+                       now_);
+      next_watermark_ = now_ + config_.watermark_interval_ms;
+    }
+    manager_.emplace(
+        policy_, [this](const Manager::Activation& a) { Activate(a); },
+        [this](Tuple& t) { Release(t); });
+    // The schedule starts a millisecond early, so that the first window (start, start + slide]
+    // holds what arrives within Prepare's own millisecond.
+    manager_->Start(now_ - 1);
+    bolt_->Prepare(context, *this);
+  }
+
+  void Execute(const Tuple& input) override {
+    if (flushed_) {
+      ExecuteAfterFlush(input);
+      return;
+    }
+    if (!config_.event_time()) {
+      manager_->Add(input, clock_());
+      return;
+    }
+    const Source& source = SourceOf(input);
+    const std::optional<int64_t> ts = Timestamp(input, source);
+    if (!ts) return;
+    tracker_->Touch(source.stream, now_);
+    if (!tracker_->Track(source.stream, *ts)) {
+      Late(input);
+      return;
+    }
+    manager_->Add(input, *ts);
+    if (config_.watermark_interval_ms == 0) {
+      AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
+    }
+  }
+
+  std::chrono::milliseconds TickInterval() const override {
+    int64_t period = 0;
+    auto consider = [&](int64_t p) {
+      if (p > 0 && (period == 0 || p < period)) period = p;
+    };
+    if (policy_.trigger == TriggerKind::kTime) consider(policy_.slide);
+    if (config_.event_time()) {
+      consider(config_.watermark_interval_ms);
+      consider(config_.idle_timeout_ms);
+    }
+    // Coarse periods still get a prompt look: a window is due at its instant, not a period late.
+    if (period > 100) period = 100;
+    return std::chrono::milliseconds(period);
+  }
+
+  void OnTick() override {
+    now_ = clock_();
+    if (flushed_) return;
+    manager_->OnTime(now_);
+    if (config_.event_time() && (config_.watermark_interval_ms == 0 || now_ >= next_watermark_)) {
+      AdvanceWatermark(now_);
+      next_watermark_ = now_ + config_.watermark_interval_ms;
+    }
+  }
+
+  void OnSourceEnded(const std::string& component) override {
+    if (!tracker_ || flushed_) return;
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i].component == component) tracker_->End(static_cast<int>(i));
+    }
+    AdvanceWatermark(clock_());
+  }
+
+  void OnEndOfStream() override {
+    if (!flushed_) {
+      manager_->Flush(clock_());
+      manager_->ExpireAll();
+      flushed_ = true;
+      if (late_dropped_ > 0) {
+        spdlog::info("{} task {}: {} late tuples dropped (no late_stream configured)", component_,
+                     task_, late_dropped_);
+      }
+    }
+    bolt_->OnEndOfStream();
+  }
+
+  void Cleanup() override { bolt_->Cleanup(); }
+
+  void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override {
+    bolt_->DeclareOutputFields(declarer);
+    if (!config_.late_stream.empty()) declarer.DeclareStream(config_.late_stream, late_fields_);
+  }
+
+ private:
+  using Manager = WindowManager<Tuple>;
+
+  // What is known of one input schema: its stream's position and its timestamp field.
+  struct Source {
+    const topology::StreamSchema* schema = nullptr;
+    int stream = 0;
+    int ts_index = -1;  // -1: the stream has no such field
+  };
+
+  const Source& SourceOf(const Tuple& t) {
+    for (const Source& s : schemas_) {
+      if (s.schema == t.schema()) return s;
+    }
+    Source s;
+    s.schema = t.schema();
+    const std::string& component = t.GetSourceComponent();
+    const std::string& stream = t.GetSourceStreamId();
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i].component == component && sources_[i].stream == stream) {
+        s.stream = static_cast<int>(i);
+      }
+    }
+    const auto& names = t.GetFields().names();
+    const auto it = std::find(names.begin(), names.end(), config_.timestamp_field);
+    if (it != names.end()) s.ts_index = static_cast<int>(it - names.begin());
+    schemas_.push_back(s);
+    return schemas_.back();
+  }
+
+  // The tuple's event time; a tuple without an integer one is reported, acked and dropped.
+  std::optional<int64_t> Timestamp(const Tuple& t, const Source& source) {
+    if (source.ts_index >= 0 && static_cast<std::size_t>(source.ts_index) < t.size()) {
+      const topology::Value& v = t.GetValue(static_cast<std::size_t>(source.ts_index));
+      if (v.type() == topology::ValueType::kInt) return v.AsInt();
+    }
+    if (++bad_timestamps_ <= 10) {
+      out_->ReportError(fmt::format("tuple {} has no integer timestamp in field \"{}\"; dropped",
+                                    t.ToString(), config_.timestamp_field));
+    }
+    out_->Ack(t);
+    out_->ReportDropped();
+    return std::nullopt;
+  }
+
+  void Late(const Tuple& t) {
+    if (!config_.late_stream.empty()) {
+      out_->Emit(config_.late_stream, t, t.GetValues());
+    } else {
+      if (late_dropped_++ == 0) {
+        spdlog::info(
+            "{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
+            component_, task_, t.ToString(), *tracker_->watermark());
+      }
+      out_->ReportDropped();
+    }
+    out_->Ack(t);
+  }
+
+  void AdvanceWatermark(int64_t now) {
+    if (const std::optional<int64_t> wm = tracker_->Advance(now)) manager_->OnWatermark(*wm);
+  }
+
+  void Activate(const Manager::Activation& a) {
+    std::optional<int64_t> start;
+    if (!config_.length.is_count()) start = a.reference - config_.length.value;
+    RunWindow(TupleWindow(a.events, a.new_events, a.expired, start, a.reference));
+  }
+
+  void RunWindow(const TupleWindow& window) {
+    window_ = window.Get();
+    try {
+      bolt_->Execute(window);
+    } catch (const std::exception& e) {
+      out_->ReportError(fmt::format("Execute(window) threw: {}; its {} tuples will fail", e.what(),
+                                    window.Get().size()));
+      for (const Tuple* t : window.Get()) MarkFailed(*t);
+    }
+    window_ = {};
+  }
+
+  // A replay after the flush: it is a window of its own at once.
+  void ExecuteAfterFlush(const Tuple& input) {
+    int64_t end = clock_();
+    if (config_.event_time()) {
+      const std::optional<int64_t> ts = Timestamp(input, SourceOf(input));
+      if (!ts) return;
+      end = *ts;
+    }
+    const Tuple* one[] = {&input};
+    std::optional<int64_t> start;
+    if (!config_.length.is_count()) start = end - config_.length.value;
+    RunWindow(TupleWindow(one, one, {}, start, end));
+    Release(input);
+  }
+
+  // A tuple leaves the window: acked, or failed if the bolt failed it.
+  void Release(const Tuple& t) {
+    if (!failed_.empty() && !t.ack().anchors.empty()) {
+      const auto it = std::find(failed_.begin(), failed_.end(), t.ack().anchors.front());
+      if (it != failed_.end()) {
+        failed_.erase(it);
+        out_->Fail(t);
+        return;
+      }
+    }
+    out_->Ack(t);
+  }
+
+  // A held tuple is moved between containers, so it is recognised by its first (root, edge).
+  void MarkFailed(const Tuple& t) {
+    if (t.ack().anchors.empty()) return;
+    const topology::AckMeta::Anchor& key = t.ack().anchors.front();
+    if (std::find(failed_.begin(), failed_.end(), key) == failed_.end()) failed_.push_back(key);
+  }
+
+  // The collector the windowed bolt sees.
+  void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
+              topology::Values&& values) override {
+    const Anchors use = anchors.empty() ? window_ : anchors;
+    if (direct_task < 0) {
+      out_->Emit(stream, use, std::move(values));
+    } else {
+      out_->EmitDirect(direct_task, stream, use, std::move(values));
+    }
+  }
+  void Ack(const Tuple&) override {}  // the window acks
+  void Fail(const Tuple& input) override { MarkFailed(input); }
+  void ResetTimeout(const Tuple& input) override { out_->ResetTimeout(input); }
+  void ReportError(std::string_view message) override { out_->ReportError(message); }
+  void ReportDropped(uint64_t count) override { out_->ReportDropped(count); }
+
+  std::unique_ptr<WindowedBolt> bolt_;
+  const WindowConfig config_;
+  const WindowPolicy policy_;
+  const topology::Fields late_fields_;
+  WindowClock clock_;
+  topology::OutputCollector* out_ = nullptr;
+  std::string component_;
+  int task_ = 0;
+  std::vector<topology::GlobalStreamId> sources_;
+  std::vector<Source> schemas_;
+  std::optional<WatermarkTracker> tracker_;
+  std::optional<Manager> manager_;
+  int64_t now_ = 0;  // the clock at the last tick: idle inputs are judged at tick precision
+  int64_t next_watermark_ = 0;
+  Anchors window_;  // the tuples of the activation running now
+  std::vector<topology::AckMeta::Anchor> failed_;
+  bool flushed_ = false;
+  uint64_t late_dropped_ = 0;
+  uint64_t bad_timestamps_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
+                                                  WindowConfig config, topology::Fields late_fields,
+                                                  WindowClock clock) {
+  if (!bolt) throw std::invalid_argument("AdaptWindowedBolt: the bolt is null");
+  ValidateWindowConfig(config);
+  if (!config.late_stream.empty() && late_fields.size() == 0) {
+    throw std::invalid_argument(fmt::format(
+        "late_stream \"{}\" needs the input's fields to be declared with", config.late_stream));
+  }
+  return std::make_unique<WindowedBoltAdapter>(std::move(bolt), std::move(config),
+                                               std::move(late_fields), std::move(clock));
+}
+
+}  // namespace tempest::bolts

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "bolts/windowing/window_config.h"
+#include "topology/bolt.h"
+
+namespace tempest::bolts {
+
+// One activation of a window (Storm's TupleWindow). The views are valid only during
+// WindowedBolt::Execute; copy a tuple to keep it.
+class TupleWindow {
+ public:
+  using Tuples = std::span<const topology::Tuple* const>;
+  TupleWindow(Tuples events, Tuples new_events, Tuples expired, std::optional<int64_t> start,
+              int64_t end) noexcept
+      : events_(events), new_(new_events), expired_(expired), start_(start), end_(end) {}
+
+  // Every tuple in the window, in arrival order.
+  Tuples Get() const noexcept { return events_; }
+  // Those not in the previous activation.
+  Tuples GetNew() const noexcept { return new_; }
+  // Those that left the window since the previous activation (already acked).
+  Tuples GetExpired() const noexcept { return expired_; }
+  // Window start in milliseconds (end - length) for duration windows; none for count windows.
+  std::optional<int64_t> StartTimestamp() const noexcept { return start_; }
+  // Window end in milliseconds: the window's end timestamp (event time) or the trigger's
+  // instant (processing time, milliseconds since the epoch).
+  int64_t EndTimestamp() const noexcept { return end_; }
+
+ private:
+  Tuples events_, new_, expired_;
+  std::optional<int64_t> start_;
+  int64_t end_;
+};
+
+// A bolt that processes windows of tuples instead of single tuples (Storm's BaseWindowedBolt).
+// Run it with AdaptWindowedBolt. Acking is the window's: every input is acked when it leaves
+// the window (or at the end of the input), so Ack on the collector is ignored; Fail marks an
+// input to be failed instead when it leaves. An emit without anchors is anchored to every tuple
+// of the current window. Every method is called on the task's thread.
+class WindowedBolt {
+ public:
+  virtual ~WindowedBolt() = default;
+
+  virtual void Prepare(const topology::TopologyContext& context,
+                       topology::OutputCollector& collector) {
+    (void)context;
+    (void)collector;
+  }
+  virtual void Execute(const TupleWindow& window) = 0;
+  // After the last windows fired at the end of the input (emits here are unanchored).
+  virtual void OnEndOfStream() {}
+  virtual void Cleanup() {}
+  virtual void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const = 0;
+};
+
+// Milliseconds now: processing-time windows stamp arrivals and fire with it, and idle inputs
+// are judged by it. Tests inject their own.
+using WindowClock = std::function<int64_t()>;
+// The system clock, in milliseconds since the epoch.
+int64_t SystemMillis();
+
+// Runs a WindowedBolt as a Bolt (Storm's WindowedBoltExecutor). Checks the config
+// (ValidateWindowConfig, throws std::invalid_argument) at once, and in Prepare that the window
+// fits the message timeout and max spout pending (ValidateWindowFitsTopology). With a late
+// stream configured, `late_fields` are the fields it is declared with: the input's, since late
+// tuples are forwarded unchanged.
+std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
+                                                  WindowConfig config,
+                                                  topology::Fields late_fields = {},
+                                                  WindowClock clock = SystemMillis);
+
+}  // namespace tempest::bolts
