@@ -25,6 +25,9 @@ WindowSpan ReadSpan(const ConfigNode& node, const char* what) {
     span = WindowSpan::Count(r.IntAtLeast("count", 1, 1));
   } else if (r.Has("duration_ms")) {
     span = WindowSpan::DurationMs(r.IntAtLeast("duration_ms", 1, 1));
+  } else {
+    r.Node("count");  // known keys, for the "did you mean" below
+    r.Node("duration_ms");
   }
   r.Finish();  // any other key: unknown, with a "did you mean"
   return span;

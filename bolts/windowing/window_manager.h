@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -251,7 +252,16 @@ class WindowManager {
         }
         return Action::kProcess;
       case EvictionKind::kTime: {
-        const int64_t diff = (has_context_ ? reference_ : last_ts_) - e.ts;
+        // Before the first trigger, compaction judges by the latest arrival — but never past
+        // the instant of a time trigger that is due and has not run yet: its window still
+        // holds what arrived up to then.
+        int64_t reference = reference_;
+        if (!has_context_) {
+          reference = policy_.trigger == TriggerKind::kTime && next_fire_ != kNoTime
+                          ? std::min(last_ts_, next_fire_)
+                          : last_ts_;
+        }
+        const int64_t diff = reference - e.ts;
         if (diff >= policy_.length) return Action::kExpire;
         return diff < 0 ? Action::kKeep : Action::kProcess;
       }

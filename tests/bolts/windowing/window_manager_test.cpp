@@ -373,6 +373,19 @@ TEST(WindowManagerTest, ALateTimeTriggerStillEvaluatesEachWindowAtItsInstant) {
   EXPECT_EQ(f.l.expireds, (std::vector<Ints>{{}, {1}}));
 }
 
+TEST(WindowManagerTest, CompactionBeforeALateTimerKeepsWhatItsWindowHolds) {
+  // 150 arrivals over 38 ms before the first timer (due at +20) runs: the compaction at the
+  // 100th (+25) must not expire the early ones that the window (0, 20] holds.
+  Fixture f(Policy(TriggerKind::kTime, 20, EvictionKind::kTime, 20, true));
+  f.wm.Start(kNow);
+  for (int i = 0; i < 150; ++i) f.wm.Add(i, kNow + 1 + i / 4);
+  EXPECT_TRUE(f.l.expired_flat.empty());
+  f.wm.OnTime(kNow + 40);
+  ASSERT_EQ(f.l.activations.size(), 2u);
+  EXPECT_EQ(f.l.activations[0], Seq(0, 79));    // arrived at +1..+20
+  EXPECT_EQ(f.l.activations[1], Seq(80, 149));  // +21..+38
+}
+
 // End of input (DESIGN.md 2.2).
 TEST(WindowManagerFlushTest, EventTimeFiresEveryPendingWindowAsIfTheWatermarkWereInfinite) {
   Fixture f(Policy(TriggerKind::kWatermarkTime, 10, EvictionKind::kWatermarkTime, 20));
