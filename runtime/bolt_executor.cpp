@@ -214,22 +214,38 @@ class BoltExecutor final : public TaskExecutor,
 
   // Storm's anchoring: per copy sent, one new edge id per tracked anchor, XORed into that
   // anchor's ack value and into the copy's entry for each of the anchor's roots.
+  // Many anchors (a window's tuples) are merged by sorting rather than by a quadratic search.
   Outbox::AnchorList AnchorsFor(int) override {
     out_anchors_.clear();
+    const bool many = anchors_.size() > 8;
     for (const topology::Tuple* a : anchors_) {
       if (a == nullptr || a->ack().anchors.empty()) continue;
       const uint64_t edge = ids_.Next();
       a->ack().ack_val ^= edge;
       for (const topology::AckMeta::Anchor& r : a->ack().anchors) {
-        auto it =
-            std::find_if(out_anchors_.begin(), out_anchors_.end(),
-                         [&](const topology::AckMeta::Anchor& o) { return o.root == r.root; });
+        auto it = many ? out_anchors_.end()
+                       : std::find_if(
+                             out_anchors_.begin(), out_anchors_.end(),
+                             [&](const topology::AckMeta::Anchor& o) { return o.root == r.root; });
         if (it == out_anchors_.end()) {
           out_anchors_.push_back({r.root, edge});
         } else {
           it->edge ^= edge;
         }
       }
+    }
+    if (many && out_anchors_.size() > 1) {
+      std::sort(out_anchors_.begin(), out_anchors_.end(),
+                [](const auto& x, const auto& y) { return x.root < y.root; });
+      std::size_t w = 0;
+      for (std::size_t i = 1; i < out_anchors_.size(); ++i) {
+        if (out_anchors_[i].root == out_anchors_[w].root) {
+          out_anchors_[w].edge ^= out_anchors_[i].edge;
+        } else {
+          out_anchors_[++w] = out_anchors_[i];
+        }
+      }
+      out_anchors_.resize(w + 1);
     }
     return Outbox::AnchorList(out_anchors_.data(), out_anchors_.size());
   }
