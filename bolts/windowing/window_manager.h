@@ -147,11 +147,23 @@ class WindowManager {
         OnWatermark(max_ts_);
         FireRemaining(max_ts_);
         return;
-      case TriggerKind::kCount:
       case TriggerKind::kTime:
+        OnTime(now);  // windows already due first: a late timer must not skip one
+        FireRemaining(now);
+        return;
+      case TriggerKind::kCount:
         FireRemaining(now);
         return;
     }
+  }
+
+  // The timestamp a processing-time arrival at `now` gets: after the instant of the last window
+  // evaluated, so that a tuple arriving in the very millisecond a window fired goes to the next
+  // window instead of none.
+  int64_t ArrivalTime(int64_t now) const noexcept {
+    return policy_.trigger == TriggerKind::kTime && has_context_ && now <= reference_
+               ? reference_ + 1
+               : now;
   }
 
   // Expires every event still held (after Flush), without an activation.

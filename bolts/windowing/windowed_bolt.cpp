@@ -66,7 +66,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
       return;
     }
     if (!config_.event_time()) {
-      manager_->Add(input, clock_());
+      manager_->Add(input, manager_->ArrivalTime(clock_()));
       return;
     }
     const Source& source = SourceOf(input);

@@ -436,6 +436,34 @@ TEST(WindowManagerFlushTest, AnEventTimeCountWindowFiresTheIncompleteLastGroup) 
   EXPECT_EQ(f.l.references.back(), 50);
 }
 
+TEST(WindowManagerFlushTest, WindowsAlreadyDueFireBeforeTheLastOne) {
+  // Sliding 40/20; no timer ran after +20: the windows due at +40, +60 and +80 fire at the end,
+  // so the tuple at +15 is windowed twice and the one at +30 at all; nothing is left unseen
+  // for a final window.
+  Fixture f(Policy(TriggerKind::kTime, 20, EvictionKind::kTime, 40));
+  f.wm.Start(kNow);
+  f.wm.Add(1, kNow + 15);
+  f.wm.OnTime(kNow + 20);
+  f.wm.Add(2, kNow + 30);
+  f.wm.Add(3, kNow + 75);
+  f.wm.Flush(kNow + 90);
+  EXPECT_EQ(f.l.activations, (std::vector<Ints>{{1}, {1, 2}, {2}, {3}}));
+  EXPECT_EQ(f.l.references, (std::vector<int64_t>{kNow + 20, kNow + 40, kNow + 60, kNow + 80}));
+}
+
+TEST(WindowManagerTest, AnArrivalInTheMillisecondAWindowFiredGoesToTheNextWindow) {
+  Fixture f(Policy(TriggerKind::kTime, 20, EvictionKind::kTime, 20, true));
+  f.wm.Start(kNow);
+  EXPECT_EQ(f.wm.ArrivalTime(kNow + 5), kNow + 5);  // no window evaluated yet
+  f.wm.Add(1, kNow + 5);
+  f.wm.OnTime(kNow + 20);
+  EXPECT_EQ(f.wm.ArrivalTime(kNow + 20), kNow + 21);
+  EXPECT_EQ(f.wm.ArrivalTime(kNow + 22), kNow + 22);
+  f.wm.Add(2, f.wm.ArrivalTime(kNow + 20));
+  f.wm.OnTime(kNow + 40);
+  EXPECT_EQ(f.l.activations, (std::vector<Ints>{{1}, {2}}));
+}
+
 TEST(WindowManagerFlushTest, AProcessingTimeWindowFiresOnceMoreAtTheEnd) {
   Fixture f(Policy(TriggerKind::kTime, 100, EvictionKind::kTime, 100, true));
   f.wm.Start(kNow);
