@@ -121,6 +121,8 @@ int main(int argc, char** argv) {
   int repeats = 5;
   app.add_option("--tuples", n, "Tuples per run (a multiple of 1000)");
   app.add_option("--repeats", repeats, "Rounds; each round runs every shape once, in turn");
+  std::string only;
+  app.add_option("--only", only, "Run only this shape (and null, the baseline)");
   CLI11_PARSE(app, argc, argv);
 
   using bolts::WindowConfig;
@@ -156,6 +158,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (int round = 0; round < repeats; ++round) {
     for (const Shape& s : shapes) {
+      if (!only.empty() && s.name != only && s.name != "null") continue;
       const Result r = RunOnce(s, n);
       ok = ok && r.ok;
       rates[s.name].push_back(static_cast<double>(n) / r.seconds);
@@ -166,6 +169,7 @@ int main(int argc, char** argv) {
              repeats);
   fmt::print("{:<20} {:>12} {:>8}\n", "shape", "M tuples/s", "ratio");
   for (const Shape& s : shapes) {
+    if (rates[s.name].empty()) continue;
     const double m = Median(rates[s.name]);
     fmt::print("{:<20} {:>12.3f} {:>8.2f}\n", s.name, m / 1e6, m / base);
   }

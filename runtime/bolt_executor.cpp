@@ -61,7 +61,7 @@ class BoltExecutor final : public TaskExecutor,
       for (Envelope& e : envelopes) {
         switch (e.kind) {
           case Envelope::Kind::kTuples:
-            for (const topology::Tuple& t : e.tuples) {
+            for (topology::Tuple& t : e.tuples) {
               // A cut-short run stops between tuples, not after everything already popped.
               if (control.aborted()) return;
               Execute(t);
@@ -126,7 +126,7 @@ class BoltExecutor final : public TaskExecutor,
       link.DropFrame(fmt::format("task {}: ack messages sent to a bolt", setup_.task));
       return true;
     }
-    for (const topology::Tuple& t : decoded_.tuples) {
+    for (topology::Tuple& t : decoded_.tuples) {
       if (setup_.control->aborted()) return false;
       Execute(t);
     }
@@ -188,10 +188,11 @@ class BoltExecutor final : public TaskExecutor,
     ++closed_count_;
   }
 
-  void Execute(const topology::Tuple& t) {
+  // The tuple is ours (an envelope's, or the decoded frame's until the next frame).
+  void Execute(topology::Tuple& t) {
     TaskMetrics::Bump(metrics_.executed);
     try {
-      bolt_->Execute(t);
+      bolt_->ExecuteOwned(t);
     } catch (const std::exception& e) {
       Error("Execute threw", fmt::format("{} (input {})", e.what(), t.ToString()));
       Fail(t);

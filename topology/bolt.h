@@ -20,6 +20,11 @@ class Bolt {
 
   virtual void Prepare(const TopologyContext& context, OutputCollector& collector) = 0;
   virtual void Execute(const Tuple& input) = 0;
+  // What the runtime calls: it owns `input` and is done with it afterwards, so a bolt that keeps
+  // its inputs (a window, a join's state) may move from it instead of copying. The default
+  // calls Execute. Leave the tuple's ack metadata in place if the bolt may still fail it by
+  // throwing.
+  virtual void ExecuteOwned(Tuple& input) { Execute(input); }
   // Flush hook of bounded runs: every input has sent end-of-stream. Emit what is still held
   // (windows, outer-join leftovers) here; end-of-stream is forwarded after it returns.
   virtual void OnEndOfStream() {}

@@ -36,7 +36,9 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
         config_(std::move(config)),
         policy_(WindowPolicy::From(config_)),
         late_fields_(std::move(late_fields)),
-        clock_(std::move(clock)) {}
+        clock_(std::move(clock)),
+        count_only_(policy_.trigger == TriggerKind::kCount &&
+                    policy_.eviction == EvictionKind::kCount) {}
 
   void Prepare(const topology::TopologyContext& context,
                topology::OutputCollector& collector) override {
@@ -60,13 +62,19 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
     bolt_->Prepare(context, *this);
   }
 
-  void Execute(const Tuple& input) override {
+  void Execute(const Tuple& input) override { Handle(input, nullptr); }
+  // The runtime's call: the input is moved into the window instead of copied.
+  void ExecuteOwned(Tuple& input) override { Handle(input, &input); }
+
+  // `owned`: the same tuple as `input`, ours to move from once nothing else reads it.
+  void Handle(const Tuple& input, Tuple* owned) {
     if (flushed_) {
       ExecuteAfterFlush(input);
       return;
     }
     if (!config_.event_time()) {
-      manager_->Add(input, manager_->ArrivalTime(clock_()));
+      // Count windows never look at arrival times: the clock is read only when one fires.
+      manager_->Add(Keep(input, owned), count_only_ ? 0 : manager_->ArrivalTime(clock_()));
       return;
     }
     const Source& source = SourceOf(input);
@@ -77,7 +85,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
       Late(input);
       return;
     }
-    manager_->Add(input, *ts);
+    manager_->Add(Keep(input, owned), *ts);
     if (config_.watermark_interval_ms == 0) {
       AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
     }
@@ -138,6 +146,10 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
 
  private:
   using Manager = WindowManager<Tuple>;
+
+  static Tuple Keep(const Tuple& input, Tuple* owned) {
+    return owned != nullptr ? std::move(*owned) : Tuple(input);
+  }
 
   // What is known of one input schema: its stream's position and its timestamp field.
   struct Source {
@@ -202,7 +214,8 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   void Activate(const Manager::Activation& a) {
     std::optional<int64_t> start;
     if (!config_.length.is_count()) start = a.reference - config_.length.value;
-    RunWindow(TupleWindow(a.events, a.new_events, a.expired, start, a.reference));
+    const int64_t end = count_only_ ? clock_() : a.reference;
+    RunWindow(TupleWindow(a.events, a.new_events, a.expired, start, end));
   }
 
   void RunWindow(const TupleWindow& window) {
@@ -273,6 +286,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   const WindowPolicy policy_;
   const topology::Fields late_fields_;
   WindowClock clock_;
+  const bool count_only_;  // processing-time count slide and length: time is only the end stamp
   topology::OutputCollector* out_ = nullptr;
   std::string component_;
   int task_ = 0;
