@@ -5,6 +5,7 @@
 #include "bolts/chaos_bolt.h"
 #include "bolts/file_sink.h"
 #include "bolts/identity_bolt.h"
+#include "bolts/join/join_bolt_yaml.h"
 #include "bolts/log_info_bolt.h"
 #include "bolts/null_bolt.h"
 #include "bolts/stdout_sink.h"
@@ -105,6 +106,7 @@ void RegisterBuiltinBolts(topology::ComponentRegistry& registry) {
       return AdaptWindowedBolt(std::make_unique<WindowInspectBolt>(inspect), inspect.window, late);
     });
   });
+  registry.AddBolt("JoinBolt", MakeJoinBolt);
   registry.AddBolt<StdoutSink>("StdoutSink");
   registry.AddBolt<TestWordCounter>("TestWordCounter");
   registry.AddBolt<LogInfoBolt>("LogInfoBolt");

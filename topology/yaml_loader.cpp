@@ -705,7 +705,7 @@ class Loader {
     c.kind = p.kind;
     c.parallelism = p.parallelism;
     c.class_name = p.class_name;
-    ComponentContext context{id, base_dir_, {}, topology_config_};
+    ComponentContext context{id, base_dir_, {}, topology_config_, p.parallelism, {}};
     for (const StreamEntry& e : streams_) {
       if (e.to_id != id) continue;
       const ComponentSpec& source = built_.at(e.input.source.component);
@@ -719,6 +719,7 @@ class Loader {
       }
       CheckGrouping(e, *schema);
       context.inputs.emplace_back(e.input.source, *schema->fields);
+      context.groupings.push_back(e.input.grouping);
       c.inputs.push_back(e.input);
     }
     ConfigNode empty;

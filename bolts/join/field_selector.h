@@ -1,0 +1,38 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/tuple.h"
+#include "topology/value.h"
+
+namespace tempest::bolts {
+
+// Storm's JoinBolt field descriptor: `[name:]field[.nested.path] [AS alias]`. `name` (an input's
+// stream or source name, matched case-insensitively) is optional; each path step after the first
+// looks a string key up in a map value. The output field's name is the alias, else the whole
+// trimmed descriptor ("users:city"). Value type.
+struct FieldSelector {
+  std::string name;               // empty: unqualified
+  std::vector<std::string> path;  // {"outer", "userId"}
+  std::string output_name;
+
+  // Throws std::invalid_argument for an empty field or path step.
+  static FieldSelector Parse(std::string_view descriptor);
+  // A key descriptor, whose input is implicit: a ':' is an error (Storm's message).
+  static FieldSelector ForInput(std::string name, std::string_view descriptor);
+};
+
+// A comma-separated `select` list.
+std::vector<FieldSelector> ParseSelect(std::string_view select);
+
+// The value at the selector's path in `tuple`, whose first step is the field at `index` (-1: the
+// tuple lacks it); nullptr when a step is missing or a non-final step is not a map.
+const topology::Value* LookupPath(const topology::Tuple& tuple, int index,
+                                  const std::vector<std::string>& path) noexcept;
+
+// ASCII case-insensitive equality (input names in descriptors).
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) noexcept;
+
+}  // namespace tempest::bolts

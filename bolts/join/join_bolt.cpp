@@ -1,0 +1,446 @@
+#include "bolts/join/join_bolt.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/container/small_vector.hpp>
+#include <stdexcept>
+
+#include "bolts/join/field_selector.h"
+#include "bolts/join/join_plan.h"
+#include "topology/value_hash.h"
+
+namespace tempest::bolts {
+
+using topology::Tuple;
+using topology::Value;
+
+const std::string& JoinInputName(JoinSelector selector, const topology::GlobalStreamId& stream) {
+  return selector == JoinSelector::kStream ? stream.stream : stream.component;
+}
+
+void ValidateJoinClauses(const JoinFrom& from, const std::vector<JoinClause>& joins) {
+  if (from.name.empty()) throw std::invalid_argument("the join needs a first input (from)");
+  if (from.key.empty())
+    throw std::invalid_argument(fmt::format("'{}' needs a join key", from.name));
+  std::vector<std::pair<std::string, std::size_t>> declared = {{from.name, from.key.size()}};
+  for (const std::string& k : from.key) FieldSelector::ForInput(from.name, k);
+  for (const JoinClause& j : joins) {
+    for (const auto& [name, parts] : declared) {
+      if (name == j.name) {
+        throw std::invalid_argument(fmt::format(
+            "'{}' is already part of join. Cannot join with it more than once.", j.name));
+      }
+    }
+    const auto with = std::find_if(declared.begin(), declared.end(),
+                                   [&](const auto& d) { return d.first == j.with; });
+    if (with == declared.end()) {
+      throw std::invalid_argument(fmt::format("Stream '{}' was not previously declared", j.with));
+    }
+    if (j.key.empty()) throw std::invalid_argument(fmt::format("'{}' needs a join key", j.name));
+    for (const std::string& k : j.key) FieldSelector::ForInput(j.name, k);
+    if (j.key.size() != with->second) {
+      throw std::invalid_argument(
+          fmt::format("'{}' joins on {} key fields but '{}' has {}: the keys must pair up", j.name,
+                      j.key.size(), j.with, with->second));
+    }
+    declared.emplace_back(j.name, j.key.size());
+  }
+}
+
+void ValidateJoinBoltConfig(const JoinBoltConfig& c) {
+  if (c.select.find_first_not_of(" \t,") == std::string::npos) {
+    throw std::invalid_argument("Must specify output fields via .select() method.");
+  }
+  ValidateJoinClauses(c.from, c.joins);
+  ParseSelect(c.select);
+  ValidateWindowConfig(c.window);
+}
+
+namespace {
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+const char* GroupingName(topology::GroupingType t) { return topology::GroupingTypeName(t).data(); }
+
+}  // namespace
+
+void ValidateJoinInputs(
+    const JoinBoltConfig& c, int parallelism,
+    const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
+    const std::vector<topology::GroupingSpec>& groupings) {
+  std::vector<std::string> names = {c.from.name};
+  std::vector<const std::vector<std::string>*> keys = {&c.from.key};
+  for (const JoinClause& j : c.joins) {
+    names.push_back(j.name);
+    keys.push_back(&j.key);
+  }
+  const char* by = c.selector == JoinSelector::kStream ? "stream" : "source";
+  std::vector<std::string> input_names;
+  for (const auto& [stream, fields] : inputs)
+    input_names.push_back(JoinInputName(c.selector, stream));
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto it = std::find(names.begin(), names.end(), input_names[i]);
+    if (it == names.end()) {
+      throw std::invalid_argument(fmt::format(
+          "input {}:{} is \"{}\" by {}, which the join does not name (join names: {})",
+          inputs[i].first.component, inputs[i].first.stream, input_names[i], by, Join(names)));
+    }
+  }
+  for (const std::string& n : names) {
+    if (std::find(input_names.begin(), input_names.end(), n) == input_names.end()) {
+      throw std::invalid_argument(fmt::format(
+          "\"{}\" is not an input of this bolt (its inputs by {}: {})", n, by, Join(input_names)));
+    }
+  }
+  if (parallelism <= 1) return;
+  for (std::size_t i = 0; i < inputs.size() && i < groupings.size(); ++i) {
+    const std::size_t n = static_cast<std::size_t>(
+        std::find(names.begin(), names.end(), input_names[i]) - names.begin());
+    std::vector<std::string> key_fields;
+    for (const std::string& k : *keys[n]) key_fields.push_back(FieldSelector::Parse(k).path[0]);
+    const topology::GroupingSpec& g = groupings[i];
+    if (g.type == topology::GroupingType::kGlobal) continue;
+    if (g.type == topology::GroupingType::kFields && g.fields == key_fields) continue;
+    throw std::invalid_argument(fmt::format(
+        "with parallelism {}, input \"{}\" must be fields-grouped on its join key [{}] (or "
+        "global), or matching tuples can reach different tasks; it is {}{}",
+        parallelism, input_names[i], Join(key_fields), GroupingName(g.type),
+        g.type == topology::GroupingType::kFields ? " [" + Join(g.fields) + "]" : ""));
+  }
+}
+
+namespace {
+
+// The key of one tuple, as pointers into it (no copies); empty when any part is null.
+using KeyRef = boost::container::small_vector<const Value*, 2>;
+
+bool ExtractKey(const Tuple& t, const std::vector<int>& index,
+                const std::vector<FieldSelector>& key, KeyRef& out) {
+  out.clear();
+  for (std::size_t p = 0; p < key.size(); ++p) {
+    const Value* v = LookupPath(t, index[p], key[p].path);
+    if (v == nullptr || v->IsNull()) return false;
+    out.push_back(v);
+  }
+  return true;
+}
+
+uint64_t HashKey(const KeyRef& key) {
+  uint64_t h = 0;
+  for (const Value* v : key) h = topology::StableHash(*v, h);
+  return h;
+}
+
+bool SameKey(const KeyRef& a, const KeyRef& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!(*a[i] == *b[i])) return false;
+  }
+  return true;
+}
+
+// One joined input's tuples of the current window, hashed on their key: an open-addressing
+// table of chain heads over the tuples in window order, rebuilt (capacity kept) per window.
+struct KeyTable {
+  std::vector<const Tuple*> tuples;
+  std::vector<const InputPlan*> plans;
+  std::vector<uint64_t> hashes;
+  std::vector<bool> has_key;
+  std::vector<int32_t> next;  // the next tuple with the same key, -1
+  std::vector<int32_t> tail;  // for a chain head: its last tuple
+  std::vector<int32_t> slots;
+  std::vector<bool> matched;
+
+  void Clear() {
+    tuples.clear();
+    plans.clear();
+  }
+  void Add(const Tuple* t, const InputPlan* plan) {
+    tuples.push_back(t);
+    plans.push_back(plan);
+  }
+  void Build(const std::vector<FieldSelector>& key) {
+    const std::size_t n = tuples.size();
+    hashes.assign(n, 0);
+    has_key.assign(n, false);
+    next.assign(n, -1);
+    tail.assign(n, -1);
+    matched.assign(n, false);
+    std::size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    slots.assign(cap, -1);
+    KeyRef k, other;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!ExtractKey(*tuples[i], plans[i]->key_index, key, k)) continue;
+      has_key[i] = true;
+      hashes[i] = HashKey(k);
+      for (std::size_t s = hashes[i] & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        const int32_t head = slots[s];
+        if (head < 0) {
+          slots[s] = static_cast<int32_t>(i);
+          tail[i] = static_cast<int32_t>(i);
+          break;
+        }
+        if (hashes[head] != hashes[i]) continue;
+        ExtractKey(*tuples[head], plans[head]->key_index, key, other);
+        if (!SameKey(k, other)) continue;
+        next[tail[head]] = static_cast<int32_t>(i);
+        tail[head] = static_cast<int32_t>(i);
+        break;
+      }
+    }
+  }
+  // The first tuple whose key equals `k` (hash h), or -1.
+  int32_t Find(const KeyRef& k, uint64_t h, const std::vector<FieldSelector>& key) const {
+    const std::size_t cap = slots.size();
+    KeyRef other;
+    for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
+      const int32_t head = slots[s];
+      if (head < 0) return -1;
+      if (hashes[head] != h) continue;
+      ExtractKey(*tuples[head], plans[head]->key_index, key, other);
+      if (SameKey(k, other)) return head;
+    }
+  }
+};
+
+}  // namespace
+
+struct JoinBolt::State {
+  JoinPlan plan;
+  topology::OutputCollector* out = nullptr;
+  std::vector<KeyTable> tables;  // by input position; [0] unused (the probe side)
+  std::vector<const Tuple*> records, next_records;  // flat, `width` per record
+  std::vector<std::pair<const topology::StreamSchema*, const InputPlan*>> schemas;
+  std::vector<std::string> reported;  // unknown inputs already reported
+  std::vector<const Tuple*> anchors;
+
+  const InputPlan* PlanOf(const Tuple& t) {
+    for (const auto& [schema, p] : schemas) {
+      if (schema == t.schema()) return p;
+    }
+    const InputPlan* p = plan.Find(t.GetSourceGlobalStreamId());
+    schemas.emplace_back(t.schema(), p);
+    return p;
+  }
+};
+
+JoinBolt::JoinBolt(JoinBoltConfig config) : config_(std::move(config)) {
+  ValidateJoinBoltConfig(config_);
+}
+
+JoinBolt::~JoinBolt() = default;
+
+void JoinBolt::Prepare(const topology::TopologyContext& context,
+                       topology::OutputCollector& collector) {
+  std::vector<std::pair<topology::GlobalStreamId, topology::Fields>> inputs;
+  std::vector<topology::GroupingSpec> groupings;
+  const topology::ComponentSpec* self = context.GetRawTopology().Find(context.GetThisComponentId());
+  for (const topology::InputSpec& in : self->inputs) {
+    inputs.emplace_back(in.source,
+                        context.GetComponentOutputFields(in.source.component, in.source.stream));
+    groupings.push_back(in.grouping);
+  }
+  ValidateJoinInputs(config_, self->parallelism, inputs, groupings);
+  state_ = std::make_unique<State>();
+  state_->plan = PlanJoin(config_, inputs);
+  state_->out = &collector;
+  state_->tables.resize(state_->plan.width);
+}
+
+void JoinBolt::Execute(const TupleWindow& window) {
+  State& s = *state_;
+  const JoinPlan& plan = s.plan;
+  const std::size_t width = plan.width;
+  for (KeyTable& t : s.tables) t.Clear();
+  s.records.clear();
+
+  // Build: the first input's tuples become records, the others go into their tables.
+  for (const Tuple* t : window.Get()) {
+    const InputPlan* p = s.PlanOf(*t);
+    if (p == nullptr) {
+      const std::string name = JoinInputName(config_.selector, t->GetSourceGlobalStreamId());
+      if (std::find(s.reported.begin(), s.reported.end(), name) == s.reported.end()) {
+        s.reported.push_back(name);
+        s.out->ReportError(
+            fmt::format("tuple {} comes from \"{}\", which the join does not name; "
+                        "ignored (and so are the next ones)",
+                        t->ToString(), name));
+      }
+      continue;
+    }
+    if (p->position == 0) {
+      s.records.push_back(t);
+      s.records.resize(s.records.size() + width - 1, nullptr);
+    } else {
+      s.tables[p->position].Add(t, p);
+    }
+  }
+
+  // Join in declaration order.
+  KeyRef key;
+  for (std::size_t j = 1; j < width; ++j) {
+    const ClausePlan& c = plan.clauses[j];
+    KeyTable& table = s.tables[j];
+    table.Build(plan.keys[j]);
+    s.next_records.clear();
+    const bool keep_unmatched = c.type == JoinType::kLeft || c.type == JoinType::kFull;
+    for (std::size_t r = 0; r < s.records.size(); r += width) {
+      const Tuple* with = s.records[r + c.with];
+      bool has_key = false;
+      if (with != nullptr) {
+        has_key = ExtractKey(*with, s.PlanOf(*with)->key_index, plan.keys[c.with], key);
+      }
+      if (!has_key && !config_.keep_null_probe_keys) continue;  // Storm: dropped
+      int32_t m = has_key ? table.Find(key, HashKey(key), plan.keys[j]) : -1;
+      if (m < 0) {
+        if (keep_unmatched) {
+          s.next_records.insert(s.next_records.end(), s.records.begin() + r,
+                                s.records.begin() + r + width);
+        }
+        continue;
+      }
+      for (; m >= 0; m = table.next[m]) {
+        table.matched[m] = true;
+        const std::size_t at = s.next_records.size();
+        s.next_records.insert(s.next_records.end(), s.records.begin() + r,
+                              s.records.begin() + r + width);
+        s.next_records[at + j] = table.tuples[m];
+      }
+    }
+    if (c.type == JoinType::kRight || c.type == JoinType::kFull) {
+      for (std::size_t i = 0; i < table.tuples.size(); ++i) {
+        if (table.matched[i]) continue;
+        const std::size_t at = s.next_records.size();
+        s.next_records.resize(at + width, nullptr);
+        s.next_records[at + j] = table.tuples[i];
+      }
+    }
+    std::swap(s.records, s.next_records);
+  }
+
+  // Project and emit, each row anchored to the tuples it joins.
+  for (std::size_t r = 0; r < s.records.size(); r += width) {
+    topology::Values row;
+    row.reserve(plan.select.size());
+    for (std::size_t f = 0; f < plan.select.size(); ++f) {
+      const SelectPlan& sel = plan.select[f];
+      const Tuple* t = s.records[r + sel.input];
+      const Value* v = nullptr;
+      if (t != nullptr) v = LookupPath(*t, s.PlanOf(*t)->select_index[f], sel.path);
+      row.push_back(v != nullptr ? *v : Value());
+    }
+    s.anchors.clear();
+    for (std::size_t i = 0; i < width; ++i) {
+      if (s.records[r + i] != nullptr) s.anchors.push_back(s.records[r + i]);
+    }
+    s.out->Emit(config_.output_stream, topology::Anchors(s.anchors.data(), s.anchors.size()),
+                std::move(row));
+  }
+}
+
+void JoinBolt::DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const {
+  std::vector<std::string> names;
+  for (const FieldSelector& f : ParseSelect(config_.select)) names.push_back(f.output_name);
+  declarer.DeclareStream(config_.output_stream, topology::Fields(std::move(names)));
+}
+
+// Fluent builder.
+
+JoinBoltBuilder::JoinBoltBuilder(JoinSelector selector, std::string from, std::string key)
+    : JoinBoltBuilder(selector, std::move(from), std::vector<std::string>{std::move(key)}) {}
+
+JoinBoltBuilder::JoinBoltBuilder(JoinSelector selector, std::string from,
+                                 std::vector<std::string> key) {
+  config_.selector = selector;
+  config_.from = {std::move(from), std::move(key)};
+  config_.window = WindowConfig::Tumbling(WindowSpan::Count(1));
+}
+
+JoinBoltBuilder& JoinBoltBuilder::Join(JoinType type, std::string name,
+                                       std::vector<std::string> key, std::string with) {
+  config_.joins.push_back({type, std::move(name), std::move(key), std::move(with)});
+  try {
+    ValidateJoinClauses(config_.from, config_.joins);
+  } catch (...) {
+    config_.joins.pop_back();
+    throw;
+  }
+  return *this;
+}
+JoinBoltBuilder& JoinBoltBuilder::Join(std::string name, std::string key, std::string with) {
+  return Join(JoinType::kInner, std::move(name), {std::move(key)}, std::move(with));
+}
+JoinBoltBuilder& JoinBoltBuilder::LeftJoin(std::string name, std::string key, std::string with) {
+  return Join(JoinType::kLeft, std::move(name), {std::move(key)}, std::move(with));
+}
+JoinBoltBuilder& JoinBoltBuilder::RightJoin(std::string name, std::string key, std::string with) {
+  return Join(JoinType::kRight, std::move(name), {std::move(key)}, std::move(with));
+}
+JoinBoltBuilder& JoinBoltBuilder::FullJoin(std::string name, std::string key, std::string with) {
+  return Join(JoinType::kFull, std::move(name), {std::move(key)}, std::move(with));
+}
+JoinBoltBuilder& JoinBoltBuilder::Select(std::string fields) {
+  ParseSelect(fields);
+  config_.select = std::move(fields);
+  return *this;
+}
+JoinBoltBuilder& JoinBoltBuilder::WithOutputStream(std::string stream) {
+  config_.output_stream = std::move(stream);
+  return *this;
+}
+JoinBoltBuilder& JoinBoltBuilder::WithNullProbeKeys(bool keep) {
+  config_.keep_null_probe_keys = keep;
+  return *this;
+}
+JoinBoltBuilder& JoinBoltBuilder::WithTumblingWindow(WindowSpan length) {
+  WindowConfig w = WindowConfig::Tumbling(length);
+  w.timestamp_field = config_.window.timestamp_field;
+  w.lag_ms = config_.window.lag_ms;
+  w.watermark_interval_ms = config_.window.watermark_interval_ms;
+  w.idle_timeout_ms = config_.window.idle_timeout_ms;
+  w.late_stream = config_.window.late_stream;
+  config_.window = w;
+  return *this;
+}
+JoinBoltBuilder& JoinBoltBuilder::WithWindow(WindowSpan length, WindowSpan slide) {
+  WindowConfig w = WindowConfig::Sliding(length, slide);
+  w.timestamp_field = config_.window.timestamp_field;
+  w.lag_ms = config_.window.lag_ms;
+  w.watermark_interval_ms = config_.window.watermark_interval_ms;
+  w.idle_timeout_ms = config_.window.idle_timeout_ms;
+  w.late_stream = config_.window.late_stream;
+  config_.window = w;
+  return *this;
+}
+JoinBoltBuilder& JoinBoltBuilder::WithWindowConfig(WindowConfig window) {
+  window.type = config_.window.type;
+  window.length = config_.window.length;
+  window.slide = config_.window.slide;
+  config_.window = std::move(window);
+  return *this;
+}
+
+topology::BoltFactory JoinBoltBuilder::Build() const {
+  ValidateJoinBoltConfig(config_);
+  if (config_.window.type == WindowConfig::Type::kSliding) {
+    spdlog::warn(
+        "JoinBolt with a sliding window: a pair of tuples in several windows is joined "
+        "(and emitted) once per window");
+  }
+  if (!config_.window.late_stream.empty()) {
+    throw std::invalid_argument(
+        "JoinBoltBuilder: a late stream needs the inputs' fields; use "
+        "AdaptWindowedBolt(std::make_unique<JoinBolt>(config), window, "
+        "fields)");
+  }
+  const JoinBoltConfig config = config_;
+  return [config] { return AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window); };
+}
+
+}  // namespace tempest::bolts

@@ -1,0 +1,126 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bolts/windowing/window_config.h"
+#include "bolts/windowing/windowed_bolt.h"
+#include "topology/grouping.h"
+#include "topology/topology_spec.h"
+
+namespace tempest::bolts {
+
+enum class JoinType { kInner, kLeft, kRight, kFull };
+// How an input is named: by its stream id or by its source component id (Storm's Selector).
+enum class JoinSelector { kStream, kSource };
+
+// The first input: the probe side (`from: {name, key}`).
+struct JoinFrom {
+  std::string name;
+  std::vector<std::string> key;  // field descriptors (x.y.z), one per key part
+};
+
+// One `joins` entry: `name` joined on `key` to the key of the earlier input `with`.
+struct JoinClause {
+  JoinType type = JoinType::kInner;
+  std::string name;
+  std::vector<std::string> key;
+  std::string with;
+};
+
+// Config of JoinBolt (DESIGN.md 2.5); the names are its YAML keys.
+struct JoinBoltConfig {
+  JoinSelector selector = JoinSelector::kSource;  // selector: stream|source
+  JoinFrom from;                                  // from
+  std::vector<JoinClause> joins;                  // joins, applied in this order
+  std::string select;                             // select: "a:x, b:y AS z, w"
+  std::string output_stream = "default";          // output_stream
+  bool keep_null_probe_keys = false;  // null_probe_keys: keep (SQL-like); false: drop (Storm)
+  WindowConfig window;                // window and the event-time keys
+};
+
+// Storm's checks, with its messages: a `select` is given; each input joins once ("'x' is already
+// part of join. Cannot join with it more than once."), only with an earlier one ("Stream 'y' was
+// not previously declared"); keys carry no ':' and have as many parts as their `with` key.
+// Throws std::invalid_argument.
+void ValidateJoinBoltConfig(const JoinBoltConfig& config);
+// The part of it about `from` and `joins` (what a builder checks at each join call).
+void ValidateJoinClauses(const JoinFrom& from, const std::vector<JoinClause>& joins);
+
+// What a join needs of its inputs, checked against the topology: every input of the bolt is
+// named in the join and every join name is an input (else: "... is not an input"); with
+// parallelism > 1 every input is fields-grouped on exactly its join key, or global (else a
+// tuple could miss its match in another task). `inputs[i]` has `groupings[i]`. Throws
+// std::invalid_argument.
+void ValidateJoinInputs(
+    const JoinBoltConfig& config, int parallelism,
+    const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
+    const std::vector<topology::GroupingSpec>& groupings);
+
+// The name an input is known by under `selector`.
+const std::string& JoinInputName(JoinSelector selector, const topology::GlobalStreamId& stream);
+
+// Storm's JoinBolt (a windowed bolt): every window is joined from scratch. The first input's
+// tuples become result records in window order; every other input is hashed on its key once per
+// window; the joins apply in declaration order, each probing with the key of the input it is
+// joined `with`. inner: matches only; left: unmatched records padded with nulls; right: matches,
+// then every unmatched tuple of the joined input padded for all earlier inputs; full: the left
+// rows, then those padded rows. A record whose probe key is null is dropped (Storm), or with
+// keep_null_probe_keys treated as matching nothing. Each output row is `select`ed (an unqualified
+// field comes from the first input in join order that declares it; missing values are null) and
+// anchored to exactly the tuples it joins. A tuple of an input the join does not name is
+// reported (once per input) and ignored.
+class JoinBolt final : public WindowedBolt {
+ public:
+  // Throws std::invalid_argument (ValidateJoinBoltConfig).
+  explicit JoinBolt(JoinBoltConfig config);
+  ~JoinBolt() override;
+
+  void Prepare(const topology::TopologyContext& context,
+               topology::OutputCollector& collector) override;
+  void Execute(const TupleWindow& window) override;
+  void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override;
+
+ private:
+  struct State;
+  JoinBoltConfig config_;
+  std::unique_ptr<State> state_;
+};
+
+// Storm's fluent JoinBolt API, with the same names:
+//   JoinBoltBuilder(JoinSelector::kStream, "users", "userId")
+//       .Join("orders", "userId", "users")
+//       .LeftJoin("cities", "cityName", "users")
+//       .Select("userId, name, price, country")
+//       .WithTumblingWindow(WindowSpan::Count(1000))
+//       .Build();   // a BoltFactory for TopologyBuilder::SetBolt
+// Join errors throw std::invalid_argument at the call, as Storm's do.
+class JoinBoltBuilder {
+ public:
+  JoinBoltBuilder(JoinSelector selector, std::string from, std::string key);
+  JoinBoltBuilder(JoinSelector selector, std::string from, std::vector<std::string> key);
+
+  JoinBoltBuilder& Join(std::string name, std::string key, std::string with);
+  JoinBoltBuilder& LeftJoin(std::string name, std::string key, std::string with);
+  JoinBoltBuilder& RightJoin(std::string name, std::string key, std::string with);
+  JoinBoltBuilder& FullJoin(std::string name, std::string key, std::string with);
+  JoinBoltBuilder& Join(JoinType type, std::string name, std::vector<std::string> key,
+                        std::string with);
+  JoinBoltBuilder& Select(std::string fields);
+  JoinBoltBuilder& WithOutputStream(std::string stream);
+  JoinBoltBuilder& WithNullProbeKeys(bool keep);
+  JoinBoltBuilder& WithTumblingWindow(WindowSpan length);
+  JoinBoltBuilder& WithWindow(WindowSpan length, WindowSpan slide);
+  // Event time and lateness: timestamp_field, lag_ms, … of `window` (its type and spans are
+  // kept from the With*Window call).
+  JoinBoltBuilder& WithWindowConfig(WindowConfig window);
+
+  const JoinBoltConfig& config() const noexcept { return config_; }
+  // Validates and returns a factory of adapted JoinBolt instances (one per task).
+  topology::BoltFactory Build() const;
+
+ private:
+  JoinBoltConfig config_;
+};
+
+}  // namespace tempest::bolts

@@ -1,0 +1,135 @@
+#include "bolts/join/join_bolt_yaml.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+#include "bolts/join/join_bolt.h"
+#include "bolts/join/join_plan.h"
+#include "bolts/windowing/window_config_yaml.h"
+
+namespace tempest::bolts {
+
+using topology::ConfigError;
+using topology::ConfigNode;
+using topology::ConfigReader;
+
+namespace {
+
+// `key: field` or `key: [a, b]`.
+std::vector<std::string> ReadKey(ConfigReader& r) {
+  const ConfigNode* key = r.Node("key");
+  if (key == nullptr) r.Fail("key", "missing key \"key\": the join field (or a list of fields)");
+  if (key->kind == ConfigNode::Kind::kSequence) {
+    std::vector<std::string> out = topology::ReadStringList(*key);
+    if (out.empty())
+      throw ConfigError(*key, "expected at least one key field, found an empty list");
+    return out;
+  }
+  return {topology::ReadString(*key)};
+}
+
+JoinType ReadJoinType(ConfigReader& r) {
+  const std::string type = r.String("type", "inner");
+  if (type == "inner") return JoinType::kInner;
+  if (type == "left") return JoinType::kLeft;
+  if (type == "right") return JoinType::kRight;
+  if (type == "full") return JoinType::kFull;
+  r.Fail("type", fmt::format("expected inner, left, right or full, found \"{}\"", type));
+}
+
+const ConfigNode& MapAt(ConfigReader& c, const char* key, const char* expected) {
+  const ConfigNode* node = c.Node(key);
+  if (node == nullptr) c.Fail(key, fmt::format("missing key \"{}\": expected {}", key, expected));
+  if (node->kind != ConfigNode::Kind::kMap) {
+    throw ConfigError(*node, fmt::format("expected {}, found {}", expected, node->Describe()));
+  }
+  return *node;
+}
+
+}  // namespace
+
+topology::BoltFactory MakeJoinBolt(ConfigReader& c, const topology::ComponentContext& context) {
+  JoinBoltConfig config;
+  const std::string selector = c.String("selector", "source");
+  if (selector == "stream") {
+    config.selector = JoinSelector::kStream;
+  } else if (selector != "source") {
+    c.Fail("selector", fmt::format("expected stream or source, found \"{}\"", selector));
+  }
+  const ConfigNode& from = MapAt(c, "from", "a map {name, key}");
+  {
+    ConfigReader r(from);
+    config.from.name = r.RequiredString("name");
+    config.from.key = ReadKey(r);
+    r.Finish();
+  }
+  std::vector<const ConfigNode*> join_nodes;
+  if (const ConfigNode* joins = c.Node("joins"); joins != nullptr) {
+    if (joins->kind != ConfigNode::Kind::kSequence) {
+      throw ConfigError(
+          *joins,
+          fmt::format("expected a list of {{type, name, key, with}}, found {}", joins->Describe()));
+    }
+    for (const ConfigNode& j : joins->items) {
+      if (j.kind != ConfigNode::Kind::kMap) {
+        throw ConfigError(
+            j, fmt::format("expected a map {{type, name, key, with}}, found {}", j.Describe()));
+      }
+      ConfigReader r(j);
+      JoinClause clause;
+      clause.type = ReadJoinType(r);
+      clause.name = r.RequiredString("name");
+      clause.key = ReadKey(r);
+      clause.with = r.RequiredString("with");
+      r.Finish();
+      // Storm's checks, at this entry.
+      config.joins.push_back(std::move(clause));
+      try {
+        ValidateJoinClauses(config.from, config.joins);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(j, e.what());
+      }
+      join_nodes.push_back(&j);
+    }
+  }
+  const ConfigNode* select = c.Node("select");
+  if (select == nullptr) c.Fail("select", "Must specify output fields via .select() method.");
+  config.select = topology::ReadString(*select);
+  config.output_stream = c.String("output_stream", std::string(topology::kDefaultStream));
+  const std::string nulls = c.String("null_probe_keys", "drop");
+  if (nulls == "keep") {
+    config.keep_null_probe_keys = true;
+  } else if (nulls != "drop") {
+    c.Fail("null_probe_keys", fmt::format("expected drop or keep, found \"{}\"", nulls));
+  }
+  config.window = ReadWindowConfig(c, context);
+
+  auto at = [&](const ConfigNode& node, auto&& check) {
+    try {
+      check();
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(node, e.what());
+    }
+  };
+  at(*select, [&] { ValidateJoinBoltConfig(config); });
+  at(c.node(),
+     [&] { ValidateJoinInputs(config, context.parallelism, context.inputs, context.groupings); });
+  at(*select, [&] { PlanJoin(config, context.inputs); });
+  if (config.window.type == WindowConfig::Type::kSliding) {
+    spdlog::warn(
+        "{}: JoinBolt \"{}\" has a sliding window: a pair of tuples in several windows "
+        "is joined (and emitted) once per window",
+        c.node().mark.file, context.id);
+  }
+  topology::Fields late;
+  if (!config.window.late_stream.empty() && !context.inputs.empty()) {
+    late = context.inputs.front().second;
+  }
+  return [config, late] {
+    return AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window, late);
+  };
+}
+
+}  // namespace tempest::bolts
