@@ -24,7 +24,7 @@ struct ComponentContext {
   // (a window must fit in the message timeout); null when a maker is called outside a loader.
   const TopologyConfig* topology = nullptr;
   int parallelism = 1;                 // the component's tasks
-  std::vector<GroupingSpec> groupings;  // bolts: how each of `inputs` is grouped, in order
+  std::vector<GroupingSpec> groupings = {};  // bolts: how each of `inputs` is grouped, in order
 
   // `path` if absolute, else base_dir/path.
   std::string ResolvePath(std::string_view path) const;
