@@ -433,14 +433,50 @@ topology::BoltFactory JoinBoltBuilder::Build() const {
         "JoinBolt with a sliding window: a pair of tuples in several windows is joined "
         "(and emitted) once per window");
   }
-  if (!config_.window.late_stream.empty()) {
-    throw std::invalid_argument(
-        "JoinBoltBuilder: a late stream needs the inputs' fields; use "
-        "AdaptWindowedBolt(std::make_unique<JoinBolt>(config), window, "
-        "fields)");
-  }
   const JoinBoltConfig config = config_;
-  return [config] { return AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window); };
+  const topology::Fields late = late_fields_;
+  const std::vector<LateRoute> routes = routes_;
+  AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window, late, routes);  // checks
+  return [config, late, routes] {
+    return AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window, late, routes);
+  };
+}
+
+JoinBoltBuilder& JoinBoltBuilder::WithLateTupleStream(std::string stream, topology::Fields fields) {
+  config_.window.late_stream = std::move(stream);
+  late_fields_ = std::move(fields);
+  return *this;
+}
+
+JoinBoltBuilder& JoinBoltBuilder::WithLateTupleStream(const std::string& input, std::string stream,
+                                                      topology::Fields fields) {
+  bool found = config_.from.name == input;
+  if (found) config_.from.late_stream = stream;
+  for (JoinClause& j : config_.joins) {
+    if (j.name == input) {
+      j.late_stream = stream;
+      found = true;
+    }
+  }
+  if (!found) {
+    throw std::invalid_argument(fmt::format("\"{}\" is not an input of the join", input));
+  }
+  routes_.push_back(
+      {input, config_.selector == JoinSelector::kStream, std::move(stream), std::move(fields)});
+  return *this;
+}
+
+std::vector<LateRoute> JoinLateRoutes(
+    const JoinBoltConfig& config,
+    const std::function<topology::Fields(const std::string& name)>& fields_of) {
+  std::vector<LateRoute> routes;
+  auto add = [&](const std::string& name, const std::string& stream) {
+    if (stream.empty()) return;
+    routes.push_back({name, config.selector == JoinSelector::kStream, stream, fields_of(name)});
+  };
+  add(config.from.name, config.from.late_stream);
+  for (const JoinClause& j : config.joins) add(j.name, j.late_stream);
+  return routes;
 }
 
 }  // namespace tempest::bolts

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ enum class JoinSelector { kStream, kSource };
 struct JoinFrom {
   std::string name;
   std::vector<std::string> key;  // field descriptors (x.y.z), one per key part
+  std::string late_stream = {};  // this input's late tuples go here (event time); "": bolt-level
 };
 
 // One `joins` entry: `name` joined on `key` to the key of the earlier input `with`.
@@ -26,6 +28,7 @@ struct JoinClause {
   std::string name;
   std::vector<std::string> key;
   std::string with;
+  std::string late_stream = {};  // as JoinFrom::late_stream
 };
 
 // Config of JoinBolt (DESIGN.md 2.5); the names are its YAML keys.
@@ -114,6 +117,11 @@ class JoinBoltBuilder {
   // Event time and lateness: timestamp_field, lag_ms, … of `window` (its type and spans are
   // kept from the With*Window call).
   JoinBoltBuilder& WithWindowConfig(WindowConfig window);
+  // Late tuples of every input to `stream` (Storm's withLateTupleStream; all inputs have
+  // `fields`), or of one input only, with that input's fields.
+  JoinBoltBuilder& WithLateTupleStream(std::string stream, topology::Fields fields);
+  JoinBoltBuilder& WithLateTupleStream(const std::string& input, std::string stream,
+                                       topology::Fields fields);
 
   const JoinBoltConfig& config() const noexcept { return config_; }
   // Validates and returns a factory of adapted JoinBolt instances (one per task).
@@ -121,6 +129,13 @@ class JoinBoltBuilder {
 
  private:
   JoinBoltConfig config_;
+  topology::Fields late_fields_;
+  std::vector<LateRoute> routes_;
 };
+
+// The per-input late routes of a join config: `fields_of(name)` gives an input's fields.
+std::vector<LateRoute> JoinLateRoutes(
+    const JoinBoltConfig& config,
+    const std::function<topology::Fields(const std::string& name)>& fields_of);
 
 }  // namespace tempest::bolts

@@ -63,6 +63,7 @@ topology::BoltFactory MakeJoinBolt(ConfigReader& c, const topology::ComponentCon
     ConfigReader r(from);
     config.from.name = r.RequiredString("name");
     config.from.key = ReadKey(r);
+    config.from.late_stream = r.String("late_stream", "");
     r.Finish();
   }
   std::vector<const ConfigNode*> join_nodes;
@@ -83,6 +84,7 @@ topology::BoltFactory MakeJoinBolt(ConfigReader& c, const topology::ComponentCon
       clause.name = r.RequiredString("name");
       clause.key = ReadKey(r);
       clause.with = r.RequiredString("with");
+      clause.late_stream = r.String("late_stream", "");
       r.Finish();
       // Storm's checks, at this entry.
       config.joins.push_back(std::move(clause));
@@ -127,8 +129,30 @@ topology::BoltFactory MakeJoinBolt(ConfigReader& c, const topology::ComponentCon
   if (!config.window.late_stream.empty() && !context.inputs.empty()) {
     late = context.inputs.front().second;
   }
-  return [config, late] {
-    return AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window, late);
+  // Per-input late streams carry that input's fields.
+  std::vector<LateRoute> routes;
+  at(from, [&] {
+    routes = JoinLateRoutes(config, [&](const std::string& name) {
+      if (!config.window.event_time()) {
+        throw std::invalid_argument(fmt::format(
+            "late_stream of \"{}\" needs timestamp_field: only event time has late tuples", name));
+      }
+      const topology::Fields* fields = nullptr;
+      for (const auto& [stream, f] : context.inputs) {
+        if (JoinInputName(config.selector, stream) != name) continue;
+        if (fields != nullptr && *fields != f) {
+          throw std::invalid_argument(
+              fmt::format("late_stream of \"{}\": its streams have different fields ({} and {})",
+                          name, fields->ToString(), f.ToString()));
+        }
+        fields = &f;
+      }
+      return fields != nullptr ? *fields : topology::Fields();
+    });
+    AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window, late, routes);
+  });
+  return [config, late, routes] {
+    return AdaptWindowedBolt(std::make_unique<JoinBolt>(config), config.window, late, routes);
   };
 }
 

@@ -31,11 +31,13 @@ using topology::Tuple;
 class WindowedBoltAdapter final : public topology::Bolt, private topology::OutputCollector {
  public:
   WindowedBoltAdapter(std::unique_ptr<WindowedBolt> bolt, WindowConfig config,
-                      topology::Fields late_fields, WindowClock clock)
+                      topology::Fields late_fields, std::vector<LateRoute> routes,
+                      WindowClock clock)
       : bolt_(std::move(bolt)),
         config_(std::move(config)),
         policy_(WindowPolicy::From(config_)),
         late_fields_(std::move(late_fields)),
+        routes_(std::move(routes)),
         clock_(std::move(clock)),
         count_only_(policy_.trigger == TriggerKind::kCount &&
                     policy_.eviction == EvictionKind::kCount) {}
@@ -141,7 +143,16 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
 
   void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override {
     bolt_->DeclareOutputFields(declarer);
-    if (!config_.late_stream.empty()) declarer.DeclareStream(config_.late_stream, late_fields_);
+    std::vector<std::string> declared;
+    if (!config_.late_stream.empty()) {
+      declarer.DeclareStream(config_.late_stream, late_fields_);
+      declared.push_back(config_.late_stream);
+    }
+    for (const LateRoute& r : routes_) {
+      if (std::find(declared.begin(), declared.end(), r.stream) != declared.end()) continue;
+      declarer.DeclareStream(r.stream, r.fields);
+      declared.push_back(r.stream);
+    }
   }
 
  private:
@@ -194,8 +205,9 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   }
 
   void Late(const Tuple& t) {
-    if (!config_.late_stream.empty()) {
-      out_->Emit(config_.late_stream, t, t.GetValues());
+    const std::string& route = LateStreamOf(t);
+    if (!route.empty()) {
+      out_->Emit(route, t, t.GetValues());
     } else {
       if (late_dropped_++ == 0) {
         spdlog::info(
@@ -205,6 +217,16 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
       out_->ReportDropped();
     }
     out_->Ack(t);
+  }
+
+  // The late stream of the tuple's input: its route's, else the bolt-level one ("" if none).
+  const std::string& LateStreamOf(const Tuple& t) const {
+    for (const LateRoute& r : routes_) {
+      if (r.input == (r.by_stream ? t.GetSourceStreamId() : t.GetSourceComponent())) {
+        return r.stream;
+      }
+    }
+    return config_.late_stream;
   }
 
   void AdvanceWatermark(int64_t now) {
@@ -285,6 +307,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   const WindowConfig config_;
   const WindowPolicy policy_;
   const topology::Fields late_fields_;
+  const std::vector<LateRoute> routes_;
   WindowClock clock_;
   const bool count_only_;  // processing-time count slide and length: time is only the end stamp
   topology::OutputCollector* out_ = nullptr;
@@ -308,14 +331,38 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
 std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
                                                   WindowConfig config, topology::Fields late_fields,
                                                   WindowClock clock) {
+  return AdaptWindowedBolt(std::move(bolt), std::move(config), std::move(late_fields), {},
+                           std::move(clock));
+}
+
+std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
+                                                  WindowConfig config, topology::Fields late_fields,
+                                                  std::vector<LateRoute> routes,
+                                                  WindowClock clock) {
   if (!bolt) throw std::invalid_argument("AdaptWindowedBolt: the bolt is null");
   ValidateWindowConfig(config);
   if (!config.late_stream.empty() && late_fields.size() == 0) {
     throw std::invalid_argument(fmt::format(
         "late_stream \"{}\" needs the input's fields to be declared with", config.late_stream));
   }
+  if (!routes.empty() && !config.event_time()) {
+    throw std::invalid_argument(
+        "late streams need timestamp_field: only event time has late tuples");
+  }
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    const topology::Fields* same = routes[i].stream == config.late_stream ? &late_fields : nullptr;
+    for (std::size_t j = 0; j < i && same == nullptr; ++j) {
+      if (routes[j].stream == routes[i].stream) same = &routes[j].fields;
+    }
+    if (same != nullptr && *same != routes[i].fields) {
+      throw std::invalid_argument(
+          fmt::format("late stream \"{}\" is shared by inputs with different fields ({} and {})",
+                      routes[i].stream, same->ToString(), routes[i].fields.ToString()));
+    }
+  }
   return std::make_unique<WindowedBoltAdapter>(std::move(bolt), std::move(config),
-                                               std::move(late_fields), std::move(clock));
+                                               std::move(late_fields), std::move(routes),
+                                               std::move(clock));
 }
 
 }  // namespace tempest::bolts

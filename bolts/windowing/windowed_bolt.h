@@ -5,6 +5,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "bolts/windowing/window_config.h"
 #include "topology/bolt.h"
@@ -73,6 +75,21 @@ int64_t SystemMillis();
 std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
                                                   WindowConfig config,
                                                   topology::Fields late_fields = {},
+                                                  WindowClock clock = SystemMillis);
+
+// A late stream of its own for some inputs (a join's per-input `late_stream`): late tuples of
+// the inputs whose source component (or, with by_stream, stream id) is `input` go to `stream`,
+// declared with `fields` (that input's). Inputs without a route use the config's late_stream.
+struct LateRoute {
+  std::string input;
+  bool by_stream = false;
+  std::string stream;
+  topology::Fields fields;
+};
+// As above, with per-input late streams. Two routes may share a stream only with equal fields.
+std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
+                                                  WindowConfig config, topology::Fields late_fields,
+                                                  std::vector<LateRoute> routes,
                                                   WindowClock clock = SystemMillis);
 
 }  // namespace tempest::bolts

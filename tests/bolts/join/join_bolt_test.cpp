@@ -433,6 +433,28 @@ TEST(JoinBoltErrorsTest, ParallelismNeedsFieldsGroupingOnTheJoinKeyOrGlobal) {
             "(or global), or matching tuples can reach different tasks; it is FIELDS [orderId]");
 }
 
+TEST(JoinBoltTest, TheBuilderDeclaresPerInputLateStreams) {
+  JoinBoltBuilder b(JoinSelector::kStream, "users", "userId");
+  b.Join("orders", "userId", "users")
+      .Select("name, price")
+      .WithTumblingWindow(WindowSpan::DurationMs(1000))
+      .WithWindowConfig([] {
+        WindowConfig w;
+        w.timestamp_field = "ts";
+        return w;
+      }())
+      .WithLateTupleStream("orders", "late_orders", Fields{"orderId", "ts"});
+  EXPECT_EQ(b.config().joins[0].late_stream, "late_orders");
+  EXPECT_EQ(b.config().window.length, WindowSpan::DurationMs(1000));  // kept by WithWindowConfig
+  const std::unique_ptr<topology::Bolt> bolt = b.Build()();
+  topology::OutputFieldsDeclarer d("join");
+  bolt->DeclareOutputFields(d);
+  std::vector<std::string> streams;
+  for (const auto& s : d.TakeStreams()) streams.push_back(s->stream);
+  EXPECT_EQ(streams, (std::vector<std::string>{"default", "late_orders"}));
+  EXPECT_THROW(b.WithLateTupleStream("carts", "late", Fields{"x"}), std::invalid_argument);
+}
+
 TEST(FieldSelectorTest, ParsesStormsDescriptors) {
   FieldSelector s = FieldSelector::Parse(" stream1:x.y.z ");
   EXPECT_EQ(s.name, "stream1");

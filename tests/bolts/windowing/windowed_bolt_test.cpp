@@ -207,6 +207,36 @@ TEST(WindowedBoltTest, LateTuplesGoToTheLateStreamAnchoredAndAreAcked) {
   EXPECT_EQ(h.Acked(), (Ids{3, 4, 1, 2}));
 }
 
+TEST(WindowedBoltTest, PerInputLateRoutesSendEachInputsLateTuplesToItsOwnStream) {
+  std::vector<RecordingBolt::Seen> seen;
+  WindowConfig c = EventTime(WindowConfig::Tumbling(WindowSpan::DurationMs(10)), 0);
+  c.late_stream = "late";  // the bolt-level one, for inputs without a route
+  Harness h(c, 2);
+  h.bolt = AdaptWindowedBolt(std::make_unique<RecordingBolt>(&seen), c, Fields{"id", "ts"},
+                             {LateRoute{"s2", false, "late_s2", Fields{"id", "ts"}}},
+                             [&h] { return h.now; });
+  topology::OutputFieldsDeclarer d("win");
+  h.bolt->DeclareOutputFields(d);
+  std::vector<std::string> streams;
+  for (const auto& schema : d.TakeStreams()) streams.push_back(schema->stream);
+  EXPECT_EQ(streams, (std::vector<std::string>{"default", "late", "late_s2"}));
+  h.Prepare();
+  h.Send(1, 50, 1);
+  h.Send(2, 60, 2);                     // watermark 50
+  h.Send(3, 40, 1);                     // late, input s1: the bolt-level stream
+  h.Send(4, 45, 2);                     // late, input s2: its own
+  ASSERT_EQ(h.out.emitted.size(), 3u);  // window (40, 50] and the two late tuples
+  EXPECT_EQ(h.out.emitted[1].stream, "late");
+  EXPECT_EQ(h.out.emitted[1].values, (Values{3, 40}));
+  EXPECT_EQ(h.out.emitted[2].stream, "late_s2");
+  EXPECT_EQ(h.out.emitted[2].values, (Values{4, 45}));
+
+  // A stream shared by routes must have one set of fields.
+  EXPECT_THROW(AdaptWindowedBolt(std::make_unique<RecordingBolt>(&seen), c, Fields{"id", "ts"},
+                                 {LateRoute{"s2", false, "late", Fields{"other"}}}),
+               std::invalid_argument);
+}
+
 TEST(WindowedBoltTest, WithoutALateStreamLateTuplesAreDroppedCountedAndAcked) {
   Harness h(EventTime(WindowConfig::Tumbling(WindowSpan::DurationMs(10)), 0));
   h.Prepare();
