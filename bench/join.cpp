@@ -15,6 +15,7 @@
 // cut by arrival order, so its row count is close to the bare join's, not equal (both are
 // printed). Exit code 1 if a run failed its check.
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -25,6 +26,7 @@
 
 #include "bolts/join/join_bolt.h"
 #include "bolts/null_bolt.h"
+#include "bolts/windowing/window_manager.h"
 #include "runtime/local_cluster.h"
 #include "spouts/generator_spout.h"
 #include "topology/topology_builder.h"
@@ -138,6 +140,37 @@ TempestResult RunTempest(uint64_t n, uint64_t window) {
   return r;
 }
 
+// Heap bytes a window of w GeneratorSpout rows holds (the WindowManager's events: tuple, time
+// stamp, mark), per tuple, against the raw size of the values (8 bytes per integer, the
+// payload's characters).
+void MeasureWindowMemory(uint64_t w) {
+  auto schema = std::make_shared<topology::StreamSchema>();
+  schema->fields =
+      std::make_shared<const topology::Fields>(topology::Fields{"id", "key", "ts", "payload"});
+  const std::vector<Row> rows = MakeRows(w);
+  const std::size_t before = mallinfo2().uordblks;
+  {
+    bolts::WindowPolicy p;
+    p.trigger = bolts::TriggerKind::kCount;
+    p.slide = static_cast<int64_t>(w) + 1;  // never fires: it just holds
+    p.eviction = bolts::EvictionKind::kCount;
+    p.length = static_cast<int64_t>(w) + 1;
+    bolts::WindowManager<topology::Tuple> window(
+        p, [](const auto&) {}, [](topology::Tuple&) {});
+    for (const Row& r : rows) {
+      topology::Tuple t(schema.get(), 1, r.values);
+      t.mutable_ack().anchors.push_back({1, 2});  // tracked, as with acking on
+      window.Add(std::move(t), 0);
+    }
+    const double held = static_cast<double>(mallinfo2().uordblks - before) / w;
+    const double raw = 3 * 8 + static_cast<double>(rows[0].values[3].AsString().size());
+    fmt::print(
+        "window memory: {:.0f} bytes per tuple held, raw values {:.0f} bytes: {:.1f}x "
+        "(sizeof(Tuple) = {})\n",
+        held, raw, held / raw, sizeof(topology::Tuple));
+  }
+}
+
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -155,6 +188,7 @@ int main(int argc, char** argv) {
   app.add_option("--windows", windows, "Tumbling count window lengths");
   CLI11_PARSE(app, argc, argv);
 
+  MeasureWindowMemory(100'000);
   const std::vector<Row> a = MakeRows(n), b = MakeRows(n);
   bool ok = true;
   fmt::print("{} tuples per stream, {} keys, {} rounds, medians\n", n, kKeys, repeats);
