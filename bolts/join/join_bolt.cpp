@@ -399,23 +399,17 @@ JoinBoltBuilder& JoinBoltBuilder::WithNullProbeKeys(bool keep) {
   return *this;
 }
 JoinBoltBuilder& JoinBoltBuilder::WithTumblingWindow(WindowSpan length) {
-  WindowConfig w = WindowConfig::Tumbling(length);
-  w.timestamp_field = config_.window.timestamp_field;
-  w.lag_ms = config_.window.lag_ms;
-  w.watermark_interval_ms = config_.window.watermark_interval_ms;
-  w.idle_timeout_ms = config_.window.idle_timeout_ms;
-  w.late_stream = config_.window.late_stream;
-  config_.window = w;
-  return *this;
+  return WithShape(WindowConfig::Type::kTumbling, length, length);
 }
 JoinBoltBuilder& JoinBoltBuilder::WithWindow(WindowSpan length, WindowSpan slide) {
-  WindowConfig w = WindowConfig::Sliding(length, slide);
-  w.timestamp_field = config_.window.timestamp_field;
-  w.lag_ms = config_.window.lag_ms;
-  w.watermark_interval_ms = config_.window.watermark_interval_ms;
-  w.idle_timeout_ms = config_.window.idle_timeout_ms;
-  w.late_stream = config_.window.late_stream;
-  config_.window = w;
+  return WithShape(WindowConfig::Type::kSliding, length, slide);
+}
+// Sets the window's type and spans, keeping its event-time settings.
+JoinBoltBuilder& JoinBoltBuilder::WithShape(WindowConfig::Type type, WindowSpan length,
+                                            WindowSpan slide) {
+  config_.window.type = type;
+  config_.window.length = length;
+  config_.window.slide = slide;
   return *this;
 }
 JoinBoltBuilder& JoinBoltBuilder::WithWindowConfig(WindowConfig window) {

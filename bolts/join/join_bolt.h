@@ -128,6 +128,8 @@ class JoinBoltBuilder {
   topology::BoltFactory Build() const;
 
  private:
+  JoinBoltBuilder& WithShape(WindowConfig::Type type, WindowSpan length, WindowSpan slide);
+
   JoinBoltConfig config_;
   topology::Fields late_fields_;
   std::vector<LateRoute> routes_;
