@@ -23,7 +23,7 @@ struct ComponentContext {
   // The topology's settings as loaded (with --set overrides), for checks that depend on them
   // (a window must fit in the message timeout); null when a maker is called outside a loader.
   const TopologyConfig* topology = nullptr;
-  int parallelism = 1;                 // the component's tasks
+  int parallelism = 1;                       // the component's tasks
   std::vector<GroupingSpec> groupings = {};  // bolts: how each of `inputs` is grouped, in order
 
   // `path` if absolute, else base_dir/path.

@@ -777,7 +777,7 @@ class Loader {
   ComponentRegistry& registry_;
   std::string base_dir_;
   const TopologyConfig* topology_config_ = nullptr;  // the spec being loaded
-  std::vector<std::string> ids_;  // declaration order: spouts, then bolts
+  std::vector<std::string> ids_;                     // declaration order: spouts, then bolts
   std::map<std::string, Pending> pending_;
   std::vector<StreamEntry> streams_;
   std::map<std::string, ComponentSpec> built_;

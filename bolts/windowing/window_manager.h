@@ -89,7 +89,7 @@ class WindowManager {
     if (policy_.trigger == TriggerKind::kCount && ++trigger_count_ >= policy_.slide) {
       Trigger(ts);
     }
-    if (++since_expiry_ >= kExpireEventsThreshold) Scan(false);
+    if (++since_expiry_ >= kExpireEventsThreshold) Compact();
   }
 
   // Processing-time trigger: the first window is due at now + slide.
@@ -175,8 +175,6 @@ class WindowManager {
   }
 
   std::size_t size() const noexcept { return queue_.size(); }
-  // The largest timestamp added, or kNoTime.
-  int64_t max_ts() const noexcept { return max_ts_; }
 
   // Storm's WindowManager queries, over the events held: the earliest timestamp in (start, end]
   // (kNoTime if none), and the count of timestamps <= reference.
@@ -256,6 +254,7 @@ class WindowManager {
   }
 
   Action Evict(const Event& e) {
+    if (flushing_tumbling_) return e.seen != 0 ? Action::kExpire : Action::kProcess;
     switch (policy_.eviction) {
       case EvictionKind::kCount:
         if (count_ > policy_.length) {
@@ -302,13 +301,9 @@ class WindowManager {
     on_expiry_(expired_.back());
   }
 
-  // Storm's scanEvents without its full-scan flag: compaction only expires from the head (the
-  // full scan is ScanForWindow).
-  void Scan(bool full) {
-    if (full) {
-      ScanForWindow();
-      return;
-    }
+  // Storm's partial scanEvents: expires from the head only, so the window stays bounded between
+  // triggers (the full scan is ScanForWindow).
+  void Compact() {
     since_expiry_ = 0;
     std::size_t head = 0;
     while (head < queue_.size() && Evict(queue_[head]) == Action::kExpire) Expire(queue_[head++]);
@@ -369,38 +364,18 @@ class WindowManager {
     int64_t unseen = 0;
     for (const Event& e : queue_) unseen += e.seen == 0 ? 1 : 0;
     if (unseen == 0) return;
+    SetContext(reference, std::nullopt);
     if (!policy_.tumbling) {
-      SetContext(reference, std::nullopt);
+      // The window slides by the events that arrived since the last trigger.
       if (policy_.eviction == EvictionKind::kWatermarkCount) current_count_ = processed_ + unseen;
-      if (policy_.eviction == EvictionKind::kWatermarkCount ||
-          policy_.eviction == EvictionKind::kWatermarkTime) {
-        reference_ = std::max(reference, max_ts_);
-      }
       OnTrigger();
       return;
     }
     // Tumbling: the window is exactly the events no window has held.
-    ++trigger_no_;
-    window_.clear();
-    new_.clear();
-    std::size_t w = 0;
-    const std::size_t n = queue_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      if (queue_[i].seen != 0) {
-        Expire(queue_[i]);
-        continue;
-      }
-      if (w != i) queue_[w] = std::move(queue_[i]);
-      Collect(queue_[w]);
-      ++w;
-    }
-    queue_.resize(w);
-    if (policy_.eviction == EvictionKind::kCount) count_ = static_cast<int64_t>(w);
-    reference_ = policy_.event_time() ? max_ts_ : reference;
-    expired_ptrs_.clear();
-    for (const T& t : expired_) expired_ptrs_.push_back(&t);
-    on_activation_(Activation{window_, new_, expired_ptrs_, reference_});
-    expired_.clear();
+    flushing_tumbling_ = true;
+    OnTrigger();
+    flushing_tumbling_ = false;
+    if (policy_.eviction == EvictionKind::kCount) count_ = static_cast<int64_t>(queue_.size());
   }
 
   const WindowPolicy policy_;
@@ -417,9 +392,10 @@ class WindowManager {
   // Eviction context: the reference time of the last trigger.
   bool has_context_ = false;
   int64_t reference_ = 0;
-  int64_t count_ = 0;          // kCount eviction: events held
-  int64_t current_count_ = 0;  // kWatermarkCount eviction: Storm's currentCount
-  int64_t processed_ = 0;      // kWatermarkCount eviction: events in the last window
+  bool flushing_tumbling_ = false;  // FireRemaining: expire what a window held, keep the rest
+  int64_t count_ = 0;               // kCount eviction: events held
+  int64_t current_count_ = 0;       // kWatermarkCount eviction: Storm's currentCount
+  int64_t processed_ = 0;           // kWatermarkCount eviction: events in the last window
   // Triggers.
   int64_t trigger_count_ = 0;            // kCount: events since the last trigger
   int64_t next_fire_ = kNoTime;          // kTime: the next scheduled instant
