@@ -5,6 +5,7 @@
 #include "bolts/chaos_bolt.h"
 #include "bolts/file_sink.h"
 #include "bolts/identity_bolt.h"
+#include "bolts/join/interval_join_bolt_yaml.h"
 #include "bolts/join/join_bolt_yaml.h"
 #include "bolts/log_info_bolt.h"
 #include "bolts/null_bolt.h"
@@ -107,6 +108,7 @@ void RegisterBuiltinBolts(topology::ComponentRegistry& registry) {
     });
   });
   registry.AddBolt("JoinBolt", MakeJoinBolt);
+  registry.AddBolt("IntervalJoinBolt", MakeIntervalJoinBolt);
   registry.AddBolt<StdoutSink>("StdoutSink");
   registry.AddBolt<TestWordCounter>("TestWordCounter");
   registry.AddBolt<LogInfoBolt>("LogInfoBolt");

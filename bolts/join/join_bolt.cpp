@@ -4,12 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <boost/container/small_vector.hpp>
 #include <stdexcept>
 
 #include "bolts/join/field_selector.h"
+#include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
-#include "topology/value_hash.h"
 
 namespace tempest::bolts {
 
@@ -116,33 +115,6 @@ void ValidateJoinInputs(
 }
 
 namespace {
-
-// The key of one tuple, as pointers into it (no copies); empty when any part is null.
-using KeyRef = boost::container::small_vector<const Value*, 2>;
-
-bool ExtractKey(const Tuple& t, const std::vector<int>& index,
-                const std::vector<FieldSelector>& key, KeyRef& out) {
-  out.clear();
-  for (std::size_t p = 0; p < key.size(); ++p) {
-    const Value* v = LookupPath(t, index[p], key[p].path);
-    if (v == nullptr || v->IsNull()) return false;
-    out.push_back(v);
-  }
-  return true;
-}
-
-uint64_t HashKey(const KeyRef& key) {
-  uint64_t h = 0;
-  for (const Value* v : key) h = topology::StableHash(*v, h);
-  return h;
-}
-
-bool SameKey(const KeyRef& a, const KeyRef& b) {
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!(*a[i] == *b[i])) return false;
-  }
-  return true;
-}
 
 // One joined input's tuples of the current window, hashed on their key: an open-addressing
 // table of chain heads over the tuples in window order, rebuilt (capacity kept) per window.

@@ -7,6 +7,7 @@
 
 #include "bolts/join/join_bolt.h"
 #include "bolts/join/join_plan.h"
+#include "bolts/join/join_yaml_reading.h"
 #include "bolts/windowing/window_config_yaml.h"
 
 namespace tempest::bolts {
@@ -15,54 +16,14 @@ using topology::ConfigError;
 using topology::ConfigNode;
 using topology::ConfigReader;
 
-namespace {
-
-// `key: field` or `key: [a, b]`.
-std::vector<std::string> ReadKey(ConfigReader& r) {
-  const ConfigNode* key = r.Node("key");
-  if (key == nullptr) r.Fail("key", "missing key \"key\": the join field (or a list of fields)");
-  if (key->kind == ConfigNode::Kind::kSequence) {
-    std::vector<std::string> out = topology::ReadStringList(*key);
-    if (out.empty())
-      throw ConfigError(*key, "expected at least one key field, found an empty list");
-    return out;
-  }
-  return {topology::ReadString(*key)};
-}
-
-JoinType ReadJoinType(ConfigReader& r) {
-  const std::string type = r.String("type", "inner");
-  if (type == "inner") return JoinType::kInner;
-  if (type == "left") return JoinType::kLeft;
-  if (type == "right") return JoinType::kRight;
-  if (type == "full") return JoinType::kFull;
-  r.Fail("type", fmt::format("expected inner, left, right or full, found \"{}\"", type));
-}
-
-const ConfigNode& MapAt(ConfigReader& c, const char* key, const char* expected) {
-  const ConfigNode* node = c.Node(key);
-  if (node == nullptr) c.Fail(key, fmt::format("missing key \"{}\": expected {}", key, expected));
-  if (node->kind != ConfigNode::Kind::kMap) {
-    throw ConfigError(*node, fmt::format("expected {}, found {}", expected, node->Describe()));
-  }
-  return *node;
-}
-
-}  // namespace
-
 topology::BoltFactory MakeJoinBolt(ConfigReader& c, const topology::ComponentContext& context) {
   JoinBoltConfig config;
-  const std::string selector = c.String("selector", "source");
-  if (selector == "stream") {
-    config.selector = JoinSelector::kStream;
-  } else if (selector != "source") {
-    c.Fail("selector", fmt::format("expected stream or source, found \"{}\"", selector));
-  }
-  const ConfigNode& from = MapAt(c, "from", "a map {name, key}");
+  config.selector = ReadJoinSelector(c);
+  const ConfigNode& from = RequiredMap(c, "from", "a map {name, key}");
   {
     ConfigReader r(from);
     config.from.name = r.RequiredString("name");
-    config.from.key = ReadKey(r);
+    config.from.key = ReadJoinKey(r);
     config.from.late_stream = r.String("late_stream", "");
     r.Finish();
   }
@@ -82,7 +43,7 @@ topology::BoltFactory MakeJoinBolt(ConfigReader& c, const topology::ComponentCon
       JoinClause clause;
       clause.type = ReadJoinType(r);
       clause.name = r.RequiredString("name");
-      clause.key = ReadKey(r);
+      clause.key = ReadJoinKey(r);
       clause.with = r.RequiredString("with");
       clause.late_stream = r.String("late_stream", "");
       r.Finish();

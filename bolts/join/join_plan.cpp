@@ -27,6 +27,12 @@ std::string JoinNames(const std::vector<std::string>& names) {
 JoinPlan PlanJoin(
     const JoinBoltConfig& config,
     const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs) {
+  return PlanJoin(config, inputs, ParseSelect(config.select));
+}
+
+JoinPlan PlanJoin(const JoinBoltConfig& config,
+                  const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
+                  const std::vector<FieldSelector>& select) {
   JoinPlan plan;
   plan.names.push_back(config.from.name);
   plan.clauses.emplace_back();
@@ -80,7 +86,7 @@ JoinPlan PlanJoin(
     }
   }
 
-  for (const FieldSelector& s : ParseSelect(config.select)) {
+  for (const FieldSelector& s : select) {
     SelectPlan sp;
     sp.path = s.path;
     bool found = false;

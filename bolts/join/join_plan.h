@@ -50,5 +50,10 @@ struct JoinPlan {
 // name; orders: orderId, price)`.
 JoinPlan PlanJoin(const JoinBoltConfig& config,
                   const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs);
+// As above with the select items given (config.select is not read): the interval join plans
+// its own pseudo-fields apart.
+JoinPlan PlanJoin(const JoinBoltConfig& config,
+                  const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
+                  const std::vector<FieldSelector>& select);
 
 }  // namespace tempest::bolts

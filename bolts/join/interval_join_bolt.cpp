@@ -1,0 +1,543 @@
+#include "bolts/join/interval_join_bolt.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "bolts/join/field_selector.h"
+#include "bolts/join/join_key.h"
+#include "bolts/join/join_plan.h"
+#include "bolts/windowing/watermark_tracker.h"
+
+namespace tempest::bolts {
+
+using topology::Tuple;
+using topology::Value;
+
+IntervalBounds EffectiveBounds(const IntervalJoinBoltConfig& c) noexcept {
+  return {c.lower_inclusive ? c.lower_bound_ms : c.lower_bound_ms + 1,
+          c.upper_inclusive ? c.upper_bound_ms : c.upper_bound_ms - 1};
+}
+
+namespace {
+
+constexpr const char* kPairTime = "_ts";
+
+// The interval join as the N-way JoinBolt plans it: left is `from`, right joins it.
+JoinBoltConfig AsJoinConfig(const IntervalJoinBoltConfig& c) {
+  JoinBoltConfig j;
+  j.selector = c.selector;
+  j.from = {c.left.name, c.left.key};
+  j.joins.push_back({c.type, c.right.name, c.right.key, c.left.name});
+  j.select = c.select;
+  return j;
+}
+
+bool IsPairTime(const FieldSelector& s) {
+  return s.name.empty() && s.path.size() == 1 && s.path[0] == kPairTime;
+}
+
+// The select items without the pseudo-field `_ts`, and where `_ts` was.
+std::vector<FieldSelector> RealSelect(const std::vector<FieldSelector>& all) {
+  std::vector<FieldSelector> out;
+  for (const FieldSelector& s : all) {
+    if (!IsPairTime(s)) out.push_back(s);
+  }
+  return out;
+}
+
+const std::string& TimestampFieldOf(const IntervalJoinBoltConfig& c, const IntervalJoinInput& in) {
+  return in.timestamp_field.empty() ? c.timestamp_field : in.timestamp_field;
+}
+
+}  // namespace
+
+void ValidateIntervalJoinBoltConfig(const IntervalJoinBoltConfig& c) {
+  if (c.left.name.empty()) throw std::invalid_argument("the join needs a left input (left.name)");
+  if (c.right.name.empty()) {
+    throw std::invalid_argument("the join needs a right input (right.name)");
+  }
+  ValidateJoinClauses(AsJoinConfig(c).from, AsJoinConfig(c).joins);
+  if (c.select.find_first_not_of(" \t,") == std::string::npos) {
+    throw std::invalid_argument(
+        "select is required: the output fields, e.g. \"left_name:field, right_name:field AS "
+        "alias, _ts\"");
+  }
+  ParseSelect(c.select);
+  if (c.lower_bound_ms > c.upper_bound_ms) {
+    throw std::invalid_argument(
+        fmt::format("lowerBound <= upperBound must be fulfilled (lower_bound_ms {} > "
+                    "upper_bound_ms {})",
+                    c.lower_bound_ms, c.upper_bound_ms));
+  }
+  const IntervalBounds b = EffectiveBounds(c);
+  if (b.lower > b.upper) {
+    throw std::invalid_argument(
+        fmt::format("the interval {}{}, {}{} holds no time: no pair could ever match",
+                    c.lower_inclusive ? "[" : "(", c.lower_bound_ms, c.upper_bound_ms,
+                    c.upper_inclusive ? "]" : ")"));
+  }
+  for (const IntervalJoinInput* in : {&c.left, &c.right}) {
+    if (TimestampFieldOf(c, *in).empty()) {
+      throw std::invalid_argument(
+          fmt::format("\"{}\" has no event time: set timestamp_field (in its side's map, or for "
+                      "both at the bolt level)",
+                      in->name));
+    }
+  }
+  if (c.lag_ms < 0)
+    throw std::invalid_argument(fmt::format("lag_ms must be >= 0, found {}", c.lag_ms));
+  if (c.watermark_interval_ms < 0) {
+    throw std::invalid_argument(
+        fmt::format("watermark_interval_ms must be >= 0, found {}", c.watermark_interval_ms));
+  }
+  if (c.idle_timeout_ms < 0) {
+    throw std::invalid_argument(
+        fmt::format("idle_timeout_ms must be >= 0, found {}", c.idle_timeout_ms));
+  }
+  for (const std::string* late : {&c.late_stream, &c.left.late_stream, &c.right.late_stream}) {
+    if (!late->empty() && *late == c.output_stream) {
+      throw std::invalid_argument(fmt::format(
+          "late stream \"{}\" is also the output stream: late tuples and joined rows have "
+          "different fields",
+          *late));
+    }
+  }
+}
+
+void ValidateIntervalJoinFitsTopology(const IntervalJoinBoltConfig& c,
+                                      const topology::TopologyConfig& topo) {
+  if (topo.acker_executors == 0) return;  // nothing is tracked, so nothing can time out
+  const IntervalBounds b = EffectiveBounds(c);
+  const int64_t stay = std::max<int64_t>({b.upper, -b.lower, 0});
+  const int64_t retention = stay + c.lag_ms + c.watermark_interval_ms;
+  const int64_t timeout_ms = static_cast<int64_t>(topo.message_timeout_secs) * 1000;
+  if (retention > timeout_ms) {
+    throw std::invalid_argument(fmt::format(
+        "tuples stay in the join up to {} ms (bound {} + lag_ms {} + watermark_interval_ms {}), "
+        "more than topology.message.timeout.secs value {} ms: they would time out and be "
+        "replayed while still held; raise topology.message.timeout.secs or narrow the bounds",
+        retention, stay, c.lag_ms, c.watermark_interval_ms, timeout_ms));
+  }
+}
+
+void ValidateIntervalJoinInputs(
+    const IntervalJoinBoltConfig& c, int parallelism,
+    const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
+    const std::vector<topology::GroupingSpec>& groupings) {
+  const JoinBoltConfig j = AsJoinConfig(c);
+  ValidateJoinInputs(j, parallelism, inputs, groupings);
+  for (const auto& [stream, fields] : inputs) {
+    const std::string& name = JoinInputName(c.selector, stream);
+    const IntervalJoinInput& in = name == c.left.name ? c.left : c.right;
+    const std::string& ts = TimestampFieldOf(c, in);
+    if (!fields.Contains(ts)) {
+      throw std::invalid_argument(
+          fmt::format("timestamp_field \"{}\" is not declared by \"{}\" (declared: {})", ts,
+                      stream.component, fields.ToString()));
+    }
+  }
+  PlanJoin(j, inputs, RealSelect(ParseSelect(c.select)));
+}
+
+// The bolt proper: its per-schema lookups, watermark, state and the sink the state calls.
+class IntervalJoinBolt::Impl final : private IntervalJoinSink {
+ public:
+  Impl(const IntervalJoinBoltConfig& config, const topology::TopologyContext& context,
+       topology::OutputCollector& out, WindowClock& clock)
+      : config_(config), out_(out), clock_(clock), state_(EffectiveBounds(config), *this) {
+    component_ = context.GetThisComponentId();
+    task_ = context.GetThisTaskId();
+    std::vector<std::pair<topology::GlobalStreamId, topology::Fields>> inputs;
+    std::vector<topology::GroupingSpec> groupings;
+    const topology::ComponentSpec* self = context.GetRawTopology().Find(component_);
+    for (const topology::InputSpec& in : self->inputs) {
+      inputs.emplace_back(in.source,
+                          context.GetComponentOutputFields(in.source.component, in.source.stream));
+      groupings.push_back(in.grouping);
+    }
+    ValidateIntervalJoinInputs(config_, self->parallelism, inputs, groupings);
+    const std::vector<FieldSelector> all = ParseSelect(config_.select);
+    plan_ = PlanJoin(AsJoinConfig(config_), inputs, RealSelect(all));
+    for (const FieldSelector& s : all) select_.push_back(IsPairTime(s) ? -1 : 0);
+    int real = 0;
+    for (int& s : select_) {
+      if (s == 0) s = real++;
+    }
+    preserved_[0] = config_.type == JoinType::kLeft || config_.type == JoinType::kFull;
+    preserved_[1] = config_.type == JoinType::kRight || config_.type == JoinType::kFull;
+    late_[0] = config_.left.late_stream.empty() ? config_.late_stream : config_.left.late_stream;
+    late_[1] = config_.right.late_stream.empty() ? config_.late_stream : config_.right.late_stream;
+    sources_ = context.GetThisSources();
+    now_ = clock_();
+    tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
+                     now_);
+    next_watermark_ = now_ + config_.watermark_interval_ms;
+    max_pending_ = static_cast<std::size_t>(context.GetTopologyConfig().max_spout_pending);
+    acking_ = context.GetTopologyConfig().acker_executors != 0;
+  }
+
+  void Handle(const Tuple& input, Tuple* owned) {
+    const Source& src = SourceOf(input);
+    if (src.side < 0) {
+      Unknown(input);
+      return;
+    }
+    const std::optional<int64_t> ts = Timestamp(input, src);
+    if (!ts) return;
+    if (flushed_) {
+      // A replay after the end of input: it joins what comes with it and leaves at once.
+      Store(input, owned, src, *ts);
+      state_.Drain();
+      return;
+    }
+    tracker_->Touch(src.stream, now_);
+    tracker_->Track(src.stream, *ts);
+    if (state_.IsLate(*ts)) {
+      Late(input, src.side);
+    } else {
+      Store(input, owned, src, *ts);
+    }
+    if (config_.watermark_interval_ms == 0) {
+      AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
+    }
+  }
+
+  void OnTick() {
+    now_ = clock_();
+    if (flushed_) return;
+    if (config_.watermark_interval_ms == 0 || now_ >= next_watermark_) {
+      AdvanceWatermark(now_);
+      next_watermark_ = now_ + config_.watermark_interval_ms;
+    }
+  }
+
+  void OnSourceEnded(const std::string& component) {
+    if (flushed_) return;
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i].component == component) tracker_->End(static_cast<int>(i));
+    }
+    AdvanceWatermark(clock_());
+  }
+
+  void OnEndOfStream() {
+    if (flushed_) return;
+    state_.Drain();
+    flushed_ = true;
+    if (late_dropped_ > 0) {
+      spdlog::info("{} task {}: {} late tuples dropped (no late_stream configured)", component_,
+                   task_, late_dropped_);
+    }
+  }
+
+ private:
+  // What is known of one input schema.
+  struct Source {
+    const topology::StreamSchema* schema = nullptr;
+    int side = -1;  // 0 left, 1 right, -1 not an input of the join
+    int stream = 0;
+    int ts_index = -1;
+    const InputPlan* plan = nullptr;
+  };
+
+  const Source& SourceOf(const Tuple& t) {
+    for (const Source& s : schemas_) {
+      if (s.schema == t.schema()) return s;
+    }
+    Source s;
+    s.schema = t.schema();
+    const topology::GlobalStreamId id = t.GetSourceGlobalStreamId();
+    const std::string& name = JoinInputName(config_.selector, id);
+    s.plan = plan_.Find(id);
+    if (s.plan != nullptr) s.side = name == config_.left.name ? 0 : 1;
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i] == id) s.stream = static_cast<int>(i);
+    }
+    if (s.side >= 0) {
+      const std::string& field =
+          TimestampFieldOf(config_, s.side == 0 ? config_.left : config_.right);
+      const auto& names = t.GetFields().names();
+      const auto it = std::find(names.begin(), names.end(), field);
+      if (it != names.end()) s.ts_index = static_cast<int>(it - names.begin());
+    }
+    schemas_.push_back(s);
+    return schemas_.back();
+  }
+
+  const InputPlan& PlanOf(const Tuple& t) { return *SourceOf(t).plan; }
+
+  void Unknown(const Tuple& t) {
+    const std::string name = JoinInputName(config_.selector, t.GetSourceGlobalStreamId());
+    if (std::find(reported_.begin(), reported_.end(), name) == reported_.end()) {
+      reported_.push_back(name);
+      out_.ReportError(fmt::format(
+          "tuple {} comes from \"{}\", which the join does not name; acked and dropped (and so "
+          "are the next ones)",
+          t.ToString(), name));
+    }
+    out_.Ack(t);
+    out_.ReportDropped();
+  }
+
+  std::optional<int64_t> Timestamp(const Tuple& t, const Source& src) {
+    if (src.ts_index >= 0 && static_cast<std::size_t>(src.ts_index) < t.size()) {
+      const Value& v = t.GetValue(static_cast<std::size_t>(src.ts_index));
+      if (v.type() == topology::ValueType::kInt) return v.AsInt();
+    }
+    if (++bad_timestamps_ <= 10) {
+      out_.ReportError(
+          fmt::format("tuple {} has no integer timestamp in field \"{}\"; dropped", t.ToString(),
+                      TimestampFieldOf(config_, src.side == 0 ? config_.left : config_.right)));
+    }
+    out_.Ack(t);
+    out_.ReportDropped();
+    return std::nullopt;
+  }
+
+  void Late(const Tuple& t, int side) {
+    if (!late_[side].empty()) {
+      out_.Emit(late_[side], t, t.GetValues());
+    } else {
+      if (late_dropped_++ == 0) {
+        spdlog::info(
+            "{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
+            component_, task_, t.ToString(), state_.watermark());
+      }
+      out_.ReportDropped();
+    }
+    out_.Ack(t);
+  }
+
+  void Store(const Tuple& input, Tuple* owned, const Source& src, int64_t ts) {
+    if (!ExtractKey(input, src.plan->key_index, plan_.keys[src.plan->position], key_)) {
+      // A null key matches nothing: a preserved side's tuple is padded at once.
+      if (preserved_[src.side]) {
+        EmitRow(src.side == 0 ? &input : nullptr, src.side == 1 ? &input : nullptr, ts);
+      } else {
+        out_.ReportDropped();
+      }
+      out_.Ack(input);
+      return;
+    }
+    const uint64_t hash = HashKey(key_);
+    state_.Add(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, key_, hash, ts,
+               owned != nullptr ? std::move(*owned) : Tuple(input));
+    const std::size_t held = state_.size(JoinSide::kLeft) + state_.size(JoinSide::kRight);
+    if (acking_ && max_pending_ > 0 && held >= max_pending_ && !warned_pending_) {
+      warned_pending_ = true;
+      spdlog::warn(
+          "{} task {}: holds {} tuples, topology.max.spout.pending is {}: the spouts may stall "
+          "until held tuples time out (raise it above what the interval holds)",
+          component_, task_, held, max_pending_);
+    }
+  }
+
+  void AdvanceWatermark(int64_t now) {
+    if (const std::optional<int64_t> wm = tracker_->Advance(now)) state_.Advance(*wm);
+  }
+
+  // The state's results.
+  void Joined(const Tuple& left, const Tuple& right, int64_t ts) override {
+    EmitRow(&left, &right, ts);
+  }
+  void Left(JoinSide side, Tuple& t, int64_t ts, bool matched) override {
+    const int s = side == JoinSide::kLeft ? 0 : 1;
+    if (!matched && preserved_[s]) EmitRow(s == 0 ? &t : nullptr, s == 1 ? &t : nullptr, ts);
+    out_.Ack(t);
+  }
+
+  void EmitRow(const Tuple* left, const Tuple* right, int64_t ts) {
+    topology::Values row;
+    row.reserve(select_.size());
+    for (const int s : select_) {
+      if (s < 0) {
+        row.emplace_back(ts);
+        continue;
+      }
+      const SelectPlan& sel = plan_.select[static_cast<std::size_t>(s)];
+      const Tuple* t = sel.input == 0 ? left : right;
+      const Value* v = nullptr;
+      if (t != nullptr) {
+        v = LookupPath(*t, PlanOf(*t).select_index[static_cast<std::size_t>(s)], sel.path);
+      }
+      row.push_back(v != nullptr ? *v : Value());
+    }
+    anchors_[0] = left != nullptr ? left : right;
+    anchors_[1] = right;
+    const std::size_t n = left != nullptr && right != nullptr ? 2 : 1;
+    out_.Emit(config_.output_stream, topology::Anchors(anchors_, n), std::move(row));
+  }
+
+  const IntervalJoinBoltConfig& config_;
+  topology::OutputCollector& out_;
+  WindowClock& clock_;
+  IntervalJoinState state_;
+  JoinPlan plan_;
+  std::vector<int> select_;  // per output field: index into plan_.select, -1 for `_ts`
+  bool preserved_[2] = {false, false};
+  std::string late_[2];
+  std::string component_;
+  int task_ = 0;
+  std::vector<topology::GlobalStreamId> sources_;
+  std::vector<Source> schemas_;
+  std::vector<std::string> reported_;
+  std::optional<WatermarkTracker> tracker_;
+  int64_t now_ = 0;
+  int64_t next_watermark_ = 0;
+  KeyRef key_;
+  const Tuple* anchors_[2] = {nullptr, nullptr};
+  std::size_t max_pending_ = 0;
+  bool acking_ = true;
+  bool warned_pending_ = false;
+  bool flushed_ = false;
+  uint64_t late_dropped_ = 0;
+  uint64_t bad_timestamps_ = 0;
+};
+
+IntervalJoinBolt::IntervalJoinBolt(IntervalJoinBoltConfig config, topology::Fields left_fields,
+                                   topology::Fields right_fields, WindowClock clock)
+    : config_(std::move(config)),
+      late_fields_{std::move(left_fields), std::move(right_fields)},
+      clock_(std::move(clock)) {
+  ValidateIntervalJoinBoltConfig(config_);
+  const std::string* late[2] = {
+      config_.left.late_stream.empty() ? &config_.late_stream : &config_.left.late_stream,
+      config_.right.late_stream.empty() ? &config_.late_stream : &config_.right.late_stream};
+  for (int s = 0; s < 2; ++s) {
+    if (!late[s]->empty() && late_fields_[s].size() == 0) {
+      throw std::invalid_argument(
+          fmt::format("late stream \"{}\" needs the fields of \"{}\" to be declared with", *late[s],
+                      s == 0 ? config_.left.name : config_.right.name));
+    }
+  }
+  if (!late[0]->empty() && *late[0] == *late[1] && late_fields_[0] != late_fields_[1]) {
+    throw std::invalid_argument(
+        fmt::format("late stream \"{}\" is shared by inputs with different fields ({} and {})",
+                    *late[0], late_fields_[0].ToString(), late_fields_[1].ToString()));
+  }
+}
+
+IntervalJoinBolt::~IntervalJoinBolt() = default;
+
+void IntervalJoinBolt::Prepare(const topology::TopologyContext& context,
+                               topology::OutputCollector& collector) {
+  ValidateIntervalJoinFitsTopology(config_, context.GetTopologyConfig());
+  impl_ = std::make_unique<Impl>(config_, context, collector, clock_);
+}
+
+void IntervalJoinBolt::Execute(const Tuple& input) { impl_->Handle(input, nullptr); }
+void IntervalJoinBolt::ExecuteOwned(Tuple& input) { impl_->Handle(input, &input); }
+void IntervalJoinBolt::OnSourceEnded(const std::string& component) {
+  impl_->OnSourceEnded(component);
+}
+void IntervalJoinBolt::OnEndOfStream() { impl_->OnEndOfStream(); }
+void IntervalJoinBolt::OnTick() { impl_->OnTick(); }
+
+std::chrono::milliseconds IntervalJoinBolt::TickInterval() const {
+  int64_t period = 0;
+  for (const int64_t p : {config_.watermark_interval_ms, config_.idle_timeout_ms}) {
+    if (p > 0 && (period == 0 || p < period)) period = p;
+  }
+  // Coarse periods still get a prompt look, as the windowed bolts do.
+  if (period > 100) period = 100;
+  return std::chrono::milliseconds(period);
+}
+
+void IntervalJoinBolt::DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const {
+  std::vector<std::string> names;
+  for (const FieldSelector& f : ParseSelect(config_.select)) names.push_back(f.output_name);
+  declarer.DeclareStream(config_.output_stream, topology::Fields(std::move(names)));
+  std::vector<std::string> declared;
+  const std::string* late[2] = {
+      config_.left.late_stream.empty() ? &config_.late_stream : &config_.left.late_stream,
+      config_.right.late_stream.empty() ? &config_.late_stream : &config_.right.late_stream};
+  for (int s = 0; s < 2; ++s) {
+    if (late[s]->empty()) continue;
+    if (std::find(declared.begin(), declared.end(), *late[s]) != declared.end()) continue;
+    declarer.DeclareStream(*late[s], late_fields_[s]);
+    declared.push_back(*late[s]);
+  }
+}
+
+// Builder.
+
+IntervalJoinBoltBuilder::IntervalJoinBoltBuilder(JoinSelector selector, IntervalJoinInput left,
+                                                 IntervalJoinInput right) {
+  config_.selector = selector;
+  config_.left = std::move(left);
+  config_.right = std::move(right);
+}
+
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::Between(int64_t lower_ms, int64_t upper_ms) {
+  if (lower_ms > upper_ms) {
+    throw std::invalid_argument(
+        "An upper bound needs to be greater than or equal to a lower bound.");
+  }
+  config_.lower_bound_ms = lower_ms;
+  config_.upper_bound_ms = upper_ms;
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::LowerBoundExclusive() {
+  config_.lower_inclusive = false;
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::UpperBoundExclusive() {
+  config_.upper_inclusive = false;
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::Type(JoinType type) {
+  config_.type = type;
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::Select(std::string fields) {
+  ParseSelect(fields);
+  config_.select = std::move(fields);
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::WithOutputStream(std::string stream) {
+  config_.output_stream = std::move(stream);
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::WithTimestampField(std::string field) {
+  config_.timestamp_field = std::move(field);
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::WithLag(int64_t lag_ms) {
+  config_.lag_ms = lag_ms;
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::WithWatermarkInterval(int64_t interval_ms) {
+  config_.watermark_interval_ms = interval_ms;
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::WithIdleTimeout(int64_t idle_timeout_ms) {
+  config_.idle_timeout_ms = idle_timeout_ms;
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::WithLateTupleStream(std::string stream,
+                                                                      topology::Fields fields) {
+  config_.late_stream = std::move(stream);
+  late_fields_[0] = fields;
+  late_fields_[1] = std::move(fields);
+  return *this;
+}
+IntervalJoinBoltBuilder& IntervalJoinBoltBuilder::WithLateTupleStream(JoinSide side,
+                                                                      std::string stream,
+                                                                      topology::Fields fields) {
+  const int s = side == JoinSide::kLeft ? 0 : 1;
+  (s == 0 ? config_.left : config_.right).late_stream = std::move(stream);
+  late_fields_[s] = std::move(fields);
+  return *this;
+}
+
+topology::BoltFactory IntervalJoinBoltBuilder::Build() const {
+  const IntervalJoinBoltConfig config = config_;
+  const topology::Fields left = late_fields_[0], right = late_fields_[1];
+  IntervalJoinBolt check(config, left, right);  // validates now, not in every task
+  return [config, left, right] { return std::make_unique<IntervalJoinBolt>(config, left, right); };
+}
+
+}  // namespace tempest::bolts

@@ -1,0 +1,343 @@
+#include "bolts/join/interval_join_state.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tempest::bolts {
+
+using topology::Tuple;
+
+namespace {
+
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+int64_t SaturatingAdd(int64_t a, int64_t b) noexcept {
+  int64_t out;
+  if (__builtin_add_overflow(a, b, &out)) return b > 0 ? kMax : kMin;
+  return out;
+}
+
+// One buffered element: its tuple lives in the side's slab at `slot`.
+struct Entry {
+  int64_t ts = 0;
+  uint64_t seq = 0;  // arrival order, over both sides
+  uint32_t slot = 0;
+  bool matched = false;
+};
+
+// One side of one key, ordered by (ts, seq): a vector whose consumed front is skipped by `head`
+// and compacted now and then, so the in-order case is push_back and pop_front.
+struct Buffer {
+  std::vector<Entry> items;
+  std::size_t head = 0;
+
+  bool empty() const noexcept { return head == items.size(); }
+  Entry* begin() noexcept { return items.data() + head; }
+  Entry* end() noexcept { return items.data() + items.size(); }
+  const Entry* begin() const noexcept { return items.data() + head; }
+  const Entry* end() const noexcept { return items.data() + items.size(); }
+
+  void Insert(const Entry& e) {
+    if (empty() || items.back().ts <= e.ts) {
+      items.push_back(e);
+      return;
+    }
+    // Out of order: after every element with a timestamp <= e's (they all arrived earlier).
+    Entry* at = std::upper_bound(begin(), end(), e.ts,
+                                 [](int64_t ts, const Entry& x) { return ts < x.ts; });
+    items.insert(items.begin() + (at - items.data()), e);
+  }
+  // Removes the element with `seq` (the front, unless timestamps saturated).
+  Entry Remove(uint64_t seq) {
+    Entry* it = begin();
+    while (it->seq != seq) ++it;
+    const Entry e = *it;
+    if (it == begin()) {
+      ++head;
+    } else {
+      items.erase(items.begin() + (it - items.data()));
+    }
+    if (head == items.size()) {
+      items.clear();
+      head = 0;
+    } else if (head >= 64 && 2 * head >= items.size()) {
+      items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+    return e;
+  }
+};
+
+struct KeyState {
+  topology::Values key;
+  uint64_t hash = 0;
+  Buffer sides[2];
+  bool empty() const noexcept { return sides[0].empty() && sides[1].empty(); }
+};
+
+// When an element may leave: ordered by (cleanup, seq).
+struct Timer {
+  int64_t cleanup = 0;
+  uint64_t seq = 0;
+  uint32_t key = 0;
+  bool operator<(const Timer& o) const noexcept {
+    return cleanup != o.cleanup ? cleanup < o.cleanup : seq < o.seq;
+  }
+};
+
+// A side's timers: in-order arrivals append to a FIFO that stays sorted; the few that would break
+// its order go to a min-heap. The next timer is the smaller of the two fronts.
+struct TimerQueue {
+  std::vector<Timer> fifo;
+  std::size_t head = 0;
+  std::vector<Timer> heap;  // std::push_heap with `Later`: the front is the smallest
+
+  static bool Later(const Timer& a, const Timer& b) noexcept { return b < a; }
+
+  void Push(const Timer& t) {
+    if (head == fifo.size() || !(t < fifo.back())) {
+      fifo.push_back(t);
+    } else {
+      heap.push_back(t);
+      std::push_heap(heap.begin(), heap.end(), Later);
+    }
+  }
+  const Timer* Front() const noexcept {
+    const Timer* f = head < fifo.size() ? &fifo[head] : nullptr;
+    const Timer* h = heap.empty() ? nullptr : &heap.front();
+    if (f == nullptr) return h;
+    if (h == nullptr) return f;
+    return *h < *f ? h : f;
+  }
+  void Pop(const Timer* front) {
+    if (!heap.empty() && front == &heap.front()) {
+      std::pop_heap(heap.begin(), heap.end(), Later);
+      heap.pop_back();
+      return;
+    }
+    if (++head == fifo.size()) {
+      fifo.clear();
+      head = 0;
+    } else if (head >= 1024 && 2 * head >= fifo.size()) {
+      fifo.erase(fifo.begin(), fifo.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+  }
+};
+
+bool KeyEquals(const topology::Values& stored, const KeyRef& key) noexcept {
+  if (stored.size() != key.size()) return false;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (!(stored[i] == *key[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+struct IntervalJoinState::Impl {
+  IntervalBounds bounds;
+  IntervalJoinSink& sink;
+  int64_t watermark = kMin;
+  uint64_t next_seq = 0;
+  std::size_t held[2] = {0, 0};
+
+  // Keys: states recycled through a free list (their buffers keep their capacity), found through
+  // an open-addressing table of indices with linear probing and backward-shift deletion.
+  std::vector<KeyState> keys;
+  std::vector<uint32_t> free_keys;
+  std::vector<uint32_t> table = std::vector<uint32_t>(16, kNone);
+  std::size_t live_keys = 0;
+
+  // Per side: the tuples (slots recycled) and the timers.
+  std::vector<Tuple> tuples[2];
+  std::vector<uint32_t> free_slots[2];
+  TimerQueue timers[2];
+
+  Impl(IntervalBounds b, IntervalJoinSink& s) : bounds(b), sink(s) {}
+
+  int64_t Cleanup(int side, int64_t ts) const noexcept {
+    return side == 0 ? SaturatingAdd(ts, std::max<int64_t>(bounds.upper, 0))
+                     : SaturatingAdd(ts, std::max<int64_t>(-bounds.lower, 0));
+  }
+
+  uint32_t Find(const KeyRef& key, uint64_t hash) const noexcept {
+    const std::size_t mask = table.size() - 1;
+    for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
+      const uint32_t k = table[s];
+      if (k == kNone) return kNone;
+      if (keys[k].hash == hash && KeyEquals(keys[k].key, key)) return k;
+    }
+  }
+
+  void Place(uint32_t k) {
+    const std::size_t mask = table.size() - 1;
+    std::size_t s = keys[k].hash & mask;
+    while (table[s] != kNone) s = (s + 1) & mask;
+    table[s] = k;
+  }
+
+  uint32_t FindOrInsert(const KeyRef& key, uint64_t hash) {
+    uint32_t k = Find(key, hash);
+    if (k != kNone) return k;
+    if (2 * (live_keys + 1) > table.size()) {
+      table.assign(table.size() * 2, kNone);
+      for (uint32_t i = 0; i < keys.size(); ++i) {
+        if (!keys[i].empty()) Place(i);
+      }
+    }
+    if (!free_keys.empty()) {
+      k = free_keys.back();
+      free_keys.pop_back();
+    } else {
+      k = static_cast<uint32_t>(keys.size());
+      keys.emplace_back();
+    }
+    KeyState& ks = keys[k];
+    ks.key.clear();
+    for (const topology::Value* v : key) ks.key.push_back(*v);
+    ks.hash = hash;
+    Place(k);
+    ++live_keys;
+    return k;
+  }
+
+  void Erase(uint32_t k) {
+    const std::size_t mask = table.size() - 1;
+    std::size_t i = keys[k].hash & mask;
+    while (table[i] != k) i = (i + 1) & mask;
+    for (std::size_t j = i;;) {
+      j = (j + 1) & mask;
+      if (table[j] == kNone) break;
+      const std::size_t home = keys[table[j]].hash & mask;
+      // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
+      const bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+      if (stays) continue;
+      table[i] = table[j];
+      i = j;
+    }
+    table[i] = kNone;
+    keys[k].key.clear();
+    free_keys.push_back(k);
+    --live_keys;
+  }
+
+  uint32_t Store(int side, Tuple&& t) {
+    if (!free_slots[side].empty()) {
+      const uint32_t slot = free_slots[side].back();
+      free_slots[side].pop_back();
+      tuples[side][slot] = std::move(t);
+      return slot;
+    }
+    tuples[side].push_back(std::move(t));
+    return static_cast<uint32_t>(tuples[side].size() - 1);
+  }
+
+  void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, Tuple&& t) {
+    const uint32_t k = FindOrInsert(key, hash);
+    Entry e;
+    e.ts = ts;
+    e.seq = next_seq++;
+    e.slot = Store(side, std::move(t));
+    const Tuple& ours = tuples[side][e.slot];
+    // The other side's timestamps that pair with ts.
+    const int64_t lo =
+        side == 0 ? SaturatingAdd(ts, bounds.lower) : SaturatingAdd(ts, -bounds.upper);
+    const int64_t hi =
+        side == 0 ? SaturatingAdd(ts, bounds.upper) : SaturatingAdd(ts, -bounds.lower);
+    Buffer& other = keys[k].sides[1 - side];
+    const std::vector<Tuple>& theirs = tuples[1 - side];
+    Entry* it = other.begin();
+    // In-order data probes near the back: search there first.
+    if (!other.empty() && other.items.back().ts < lo) {
+      it = other.end();
+    } else if (!other.empty() && other.begin()->ts < lo) {
+      it = std::lower_bound(other.begin(), other.end(), lo,
+                            [](const Entry& x, int64_t v) { return x.ts < v; });
+    }
+    for (; it != other.end() && it->ts <= hi; ++it) {
+      it->matched = true;
+      e.matched = true;
+      const int64_t pair_ts = std::max(ts, it->ts);
+      if (side == 0) {
+        sink.Joined(ours, theirs[it->slot], pair_ts);
+      } else {
+        sink.Joined(theirs[it->slot], ours, pair_ts);
+      }
+    }
+    keys[k].sides[side].Insert(e);
+    ++held[side];
+    timers[side].Push({Cleanup(side, ts), e.seq, k});
+  }
+
+  // Lets out, in (cleanup, seq) order, every element whose cleanup time is below `until`
+  // (all of them with `all`).
+  void Release(int64_t until, bool all) {
+    for (;;) {
+      const Timer* l = timers[0].Front();
+      const Timer* r = timers[1].Front();
+      int side;
+      const Timer* t;
+      if (l == nullptr && r == nullptr) return;
+      if (r == nullptr || (l != nullptr && *l < *r)) {
+        side = 0;
+        t = l;
+      } else {
+        side = 1;
+        t = r;
+      }
+      if (!all && t->cleanup >= until) return;
+      const uint32_t k = t->key;
+      const uint64_t seq = t->seq;
+      timers[side].Pop(t);
+      const Entry e = keys[k].sides[side].Remove(seq);
+      --held[side];
+      Tuple& tuple = tuples[side][e.slot];
+      sink.Left(side == 0 ? JoinSide::kLeft : JoinSide::kRight, tuple, e.ts, e.matched);
+      tuple = Tuple();
+      free_slots[side].push_back(e.slot);
+      if (keys[k].empty()) Erase(k);
+    }
+  }
+};
+
+IntervalJoinState::IntervalJoinState(IntervalBounds bounds, IntervalJoinSink& sink)
+    : impl_(std::make_unique<Impl>(bounds, sink)) {}
+
+IntervalJoinState::~IntervalJoinState() = default;
+
+void IntervalJoinState::Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts,
+                            Tuple&& tuple) {
+  impl_->Add(static_cast<int>(side), key, hash, ts, std::move(tuple));
+}
+
+void IntervalJoinState::Advance(int64_t watermark) {
+  if (watermark <= impl_->watermark) return;
+  impl_->watermark = watermark;
+  impl_->Release(watermark, false);
+}
+
+void IntervalJoinState::Drain() { impl_->Release(kMax, true); }
+
+bool IntervalJoinState::IsLate(int64_t ts) const noexcept { return ts < impl_->watermark; }
+int64_t IntervalJoinState::watermark() const noexcept { return impl_->watermark; }
+int64_t IntervalJoinState::CleanupTime(JoinSide side, int64_t ts) const noexcept {
+  return impl_->Cleanup(static_cast<int>(side), ts);
+}
+std::size_t IntervalJoinState::size(JoinSide side) const noexcept {
+  return impl_->held[static_cast<int>(side)];
+}
+std::size_t IntervalJoinState::keys() const noexcept { return impl_->live_keys; }
+
+std::vector<int64_t> IntervalJoinState::Timestamps(JoinSide side) const {
+  std::vector<int64_t> out;
+  for (const KeyState& k : impl_->keys) {
+    for (const Entry& e : k.sides[static_cast<int>(side)]) out.push_back(e.ts);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace tempest::bolts

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bolts/join/join_key.h"
+#include "topology/tuple.h"
+
+namespace tempest::bolts {
+
+enum class JoinSide : uint8_t { kLeft = 0, kRight = 1 };
+
+// An interval join's bounds, inclusive: pairs satisfy left.ts + lower <= right.ts <= left.ts +
+// upper (an exclusive end is moved inwards by 1 ms before it gets here).
+struct IntervalBounds {
+  int64_t lower = 0;
+  int64_t upper = 0;
+};
+
+// Where the state's results go. Calls come from inside Add / Advance / Drain; a receiver must not
+// call back into the state.
+class IntervalJoinSink {
+ public:
+  virtual ~IntervalJoinSink() = default;
+  // A pair within the bounds; `ts` is the pair's event time, max(left ts, right ts).
+  virtual void Joined(const topology::Tuple& left, const topology::Tuple& right, int64_t ts) = 0;
+  // An element leaves the state (`matched`: it was part of at least one pair). The state drops
+  // the tuple afterwards; the receiver may move from it.
+  virtual void Left(JoinSide side, topology::Tuple& tuple, int64_t ts, bool matched) = 0;
+};
+
+// The buffers of an interval join (Flink's IntervalJoinOperator state), with Tempest's watermark
+// (Storm's): after watermark W no tuple below W arrives, so a tuple at W is not late. Per key and
+// side the elements are kept ordered by timestamp, so a probe is a range lookup. An element leaves
+// once the watermark is above its cleanup time: ts + max(upper, 0) on the left, ts + max(-lower,
+// 0) on the right (Flink's timers; Flink's Watermark(t) promises nothing at or below t, so its
+// t is our t + 1). Elements leave in order of cleanup time, then arrival. Keys whose buffers are
+// both empty are forgotten, so the state is bounded by the interval, not by the input.
+// Single-threaded.
+class IntervalJoinState {
+ public:
+  IntervalJoinState(IntervalBounds bounds, IntervalJoinSink& sink);
+  ~IntervalJoinState();
+  IntervalJoinState(const IntervalJoinState&) = delete;
+  IntervalJoinState& operator=(const IntervalJoinState&) = delete;
+
+  // Stores the tuple under `key` (its parts, not null; `hash` = HashKey(key)) and joins it with
+  // the other side's elements of that key in the interval, in their timestamp order. Lateness is
+  // the caller's check (IsLate): this never refuses an element.
+  void Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts, topology::Tuple&& tuple);
+  // Raises the watermark (never lowers it) and lets out every element it has passed.
+  void Advance(int64_t watermark);
+  // Lets every element out (end of the input), in the same order as Advance would.
+  void Drain();
+
+  // Strictly below the watermark (none is late before the first Advance).
+  bool IsLate(int64_t ts) const noexcept;
+  int64_t watermark() const noexcept;
+  // The time after which an element of `side` at `ts` leaves.
+  int64_t CleanupTime(JoinSide side, int64_t ts) const noexcept;
+
+  std::size_t size(JoinSide side) const noexcept;
+  std::size_t keys() const noexcept;
+  // The timestamps a side holds, ascending (for tests: Flink's buffer assertions).
+  std::vector<int64_t> Timestamps(JoinSide side) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tempest::bolts
