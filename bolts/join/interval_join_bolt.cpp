@@ -136,8 +136,8 @@ void ValidateIntervalJoinInputs(
     const std::string& ts = TimestampFieldOf(c, in);
     if (!fields.Contains(ts)) {
       throw std::invalid_argument(
-          fmt::format("timestamp_field \"{}\" is not declared by \"{}\" (declared: {})", ts,
-                      stream.component, fields.ToString()));
+          fmt::format("timestamp_field \"{}\" is not declared by \"{}\" (declared: {})", ts, name,
+                      fields.ToString()));
     }
   }
   PlanJoin(j, inputs, RealSelect(ParseSelect(c.select)));

@@ -1,0 +1,410 @@
+// IntervalJoinBolt: a show log joined with a click log, tuple by tuple through a fake collector
+// with the watermark after every tuple, so each output row, ack and padded row is checked in
+// order: inner, left, right and full joins, `_ts`, anchoring and acking when tuples leave, late
+// tuples (late streams, dropped and counted, never padded), null keys, bad timestamps, end of
+// input, replays after it, and every validation message.
+#include "bolts/join/interval_join_bolt.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+
+#include "../../support/builtin_test_support.h"
+
+namespace tempest::bolts {
+namespace {
+
+using testing::FakeBoltCollector;
+using topology::Fields;
+using topology::Tuple;
+using topology::Value;
+using topology::Values;
+
+const Fields kShowFields{"log_id", "ad", "ts"};
+const Fields kClickFields{"log_id", "ts"};
+const Value kNull;
+
+// Streams "shows" and "clicks" of component "logs", feeding bolt "join" (selector: stream).
+class Harness {
+ public:
+  explicit Harness(int parallelism = 1,
+                   topology::GroupingType grouping = topology::GroupingType::kGlobal) {
+    auto spec = std::make_shared<topology::TopologySpec>();
+    topology::ComponentSpec src;
+    src.id = "logs";
+    src.kind = topology::ComponentKind::kSpout;
+    topology::ComponentSpec bolt;
+    bolt.id = "join";
+    bolt.parallelism = parallelism;
+    for (const auto& [name, fields] : {std::pair{"shows", kShowFields}, {"clicks", kClickFields}}) {
+      auto schema = std::make_shared<topology::StreamSchema>();
+      schema->component = "logs";
+      schema->stream = name;
+      schema->fields = std::make_shared<const Fields>(fields);
+      src.streams.push_back(schema);
+      schemas_[name] = schema.get();
+      topology::GroupingSpec g;
+      g.type = grouping;
+      if (grouping == topology::GroupingType::kFields) g.fields = {"log_id"};
+      bolt.inputs.push_back({topology::GlobalStreamId{"logs", name}, g});
+    }
+    spec->components.push_back(src);
+    spec->components.push_back(bolt);
+    spec_ = spec;
+  }
+
+  topology::TopologyConfig& config() { return spec_->config; }
+
+  void Start(IntervalJoinBoltConfig config) {
+    bolt_ = std::make_unique<IntervalJoinBolt>(std::move(config), kShowFields, kClickFields,
+                                               [] { return int64_t{0}; });
+    auto layout = std::make_shared<const topology::TaskLayout>(*spec_);
+    context_ =
+        std::make_unique<topology::TopologyContext>(spec_, layout, layout->TasksOf("join").front());
+    bolt_->Prepare(*context_, out);
+  }
+  std::string StartError(IntervalJoinBoltConfig config) {
+    try {
+      Start(std::move(config));
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(prepared)";
+  }
+
+  // Sends one tuple (moved in, as the runtime does) and returns it as the collector will see it.
+  void Show(Value id, int64_t ts, std::string ad = "ad") {
+    Send("shows", {std::move(id), Value(std::move(ad)), Value(ts)});
+  }
+  void Click(Value id, int64_t ts) { Send("clicks", {std::move(id), Value(ts)}); }
+  void Send(const std::string& stream, Values values) {
+    Tuple t(schemas_.at(stream), 1, std::move(values));
+    t.mutable_ack().anchors.push_back({++root_, 1});
+    bolt_->ExecuteOwned(t);
+  }
+  void End() { bolt_->OnEndOfStream(); }
+
+  std::vector<Values> Rows(const std::string& stream = "default") const {
+    std::vector<Values> rows;
+    for (const auto& e : out.emitted) {
+      if (e.stream == stream) rows.push_back(e.values);
+    }
+    return rows;
+  }
+  // The first value of every acked tuple with its stream, in ack order.
+  std::vector<std::string> Acked() const {
+    std::vector<std::string> out_;
+    for (const Tuple& t : out.acked) {
+      out_.push_back(t.GetSourceStreamId() + ":" + t.GetValue(0).ToString() + "@" +
+                     t.GetValues().back().ToString());
+    }
+    return out_;
+  }
+
+  FakeBoltCollector out;
+
+ private:
+  std::shared_ptr<topology::TopologySpec> spec_;
+  std::map<std::string, const topology::StreamSchema*> schemas_;
+  std::unique_ptr<topology::TopologyContext> context_;
+  std::unique_ptr<IntervalJoinBolt> bolt_;
+  uint64_t root_ = 100;
+};
+
+IntervalJoinBoltConfig ShowsClicks(JoinType type, int64_t lower = 0, int64_t upper = 10) {
+  IntervalJoinBoltBuilder b(JoinSelector::kStream, {"shows", {"log_id"}, "ts"},
+                            {"clicks", {"log_id"}, "ts"});
+  b.Between(lower, upper).Type(type).Select("shows:log_id, clicks:ts AS click_ts, _ts");
+  b.WithWatermarkInterval(0);
+  return b.config();
+}
+
+// The shared sequence: shows 1@0, 2@2, 3@5, 4@40; clicks of show 1 at 3 and 8, of show 3 at 30
+// (outside its [5, 15]) and of an unknown show 9 at 31.
+void SendShowsAndClicks(Harness& h) {
+  h.Show(1, 0);
+  h.Show(2, 2);
+  h.Click(1, 3);  // (1, 3); watermark min(2, 3) = 2
+  h.Show(3, 5);   // watermark 3: click 1@3 stays (a click at 3 is not late yet)
+  h.Click(1, 8);  // (1, 8); watermark 5: click 1@3 leaves (right cleanup: ts + max(-0, 0))
+  h.Click(3, 30);
+  h.Click(9, 31);
+  h.Show(4, 40);  // watermark 31: shows 1, 2, 3 leave (left cleanup: ts + 10), clicks 8, 30
+}
+
+TEST(IntervalJoinBoltTest, LeftJoinEmitsEveryShowOnceMatchedOrPaddedWhenItLeaves) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  SendShowsAndClicks(h);
+  const std::vector<Values> before_end = {{1, 3, 3}, {1, 8, 8}, {2, kNull, 2}, {3, kNull, 5}};
+  EXPECT_EQ(h.Rows(), before_end);
+  EXPECT_EQ(h.Acked(), (std::vector<std::string>{"clicks:1@3", "clicks:1@8", "shows:1@0",
+                                                 "shows:2@2", "shows:3@5", "clicks:3@30"}));
+  h.End();  // show 4 and click 9 leave: show 4 padded
+  std::vector<Values> all = before_end;
+  all.push_back({4, kNull, 40});
+  EXPECT_EQ(h.Rows(), all);
+  EXPECT_EQ(h.out.acked.size(), 8u);
+  EXPECT_TRUE(h.out.failed.empty());
+  EXPECT_TRUE(h.out.errors.empty());
+}
+
+TEST(IntervalJoinBoltTest, InnerJoinEmitsOnlyPairsAndAcksEverythingByTheEnd) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kInner));
+  SendShowsAndClicks(h);
+  h.End();
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 3, 3}, {1, 8, 8}}));
+  EXPECT_EQ(h.out.acked.size(), 8u);
+}
+
+TEST(IntervalJoinBoltTest, RightJoinPadsClicksWithoutAShow) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kRight));
+  SendShowsAndClicks(h);
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 3, 3}, {1, 8, 8}, {kNull, 30, 30}}));
+  h.End();
+  EXPECT_EQ(h.Rows(),
+            (std::vector<Values>{{1, 3, 3}, {1, 8, 8}, {kNull, 30, 30}, {kNull, 31, 31}}));
+}
+
+TEST(IntervalJoinBoltTest, FullJoinPadsBothSidesInTheOrderTheyLeave) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kFull));
+  SendShowsAndClicks(h);
+  h.End();
+  // Leaving order: cleanup time, then arrival: show 2 (12), show 3 (15), click 30 (30); at the
+  // end click 31 (31), show 4 (50).
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 3, 3},
+                                           {1, 8, 8},
+                                           {2, kNull, 2},
+                                           {3, kNull, 5},
+                                           {kNull, 30, 30},
+                                           {kNull, 31, 31},
+                                           {4, kNull, 40}}));
+}
+
+TEST(IntervalJoinBoltTest, RowsAreAnchoredToTheTuplesTheyJoinAndInputsAckedOnlyWhenTheyLeave) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  h.Show(1, 0);
+  h.Click(1, 4);
+  ASSERT_EQ(h.out.emitted.size(), 1u);
+  const auto& joined = h.out.emitted[0];
+  ASSERT_EQ(joined.anchors.size(), 2u);
+  EXPECT_EQ(joined.anchors[0]->GetSourceStreamId(), "shows");
+  EXPECT_EQ(joined.anchors[1]->GetSourceStreamId(), "clicks");
+  EXPECT_EQ(joined.anchors[0]->ack().anchors.front().root, 101u);
+  EXPECT_EQ(joined.anchors[1]->ack().anchors.front().root, 102u);
+  EXPECT_TRUE(h.out.acked.empty());  // both still held: a crash now replays them
+  h.Show(2, 20);                     // watermark 4: the click is at it, so it stays
+  EXPECT_TRUE(h.out.acked.empty());
+  h.Click(5, 20);  // watermark 20: the click and show 1 leave (matched: no padded row)
+  EXPECT_EQ(h.Acked(), (std::vector<std::string>{"clicks:1@4", "shows:1@0"}));
+  h.End();
+  ASSERT_EQ(h.out.emitted.size(), 2u);
+  ASSERT_EQ(h.out.emitted[1].anchors.size(), 1u);  // padded show 2: anchored to it alone
+  EXPECT_EQ(h.out.emitted[1].anchors[0]->ack().anchors.front().root, 103u);
+  EXPECT_EQ(h.out.emitted[1].values, (Values{2, kNull, 20}));
+}
+
+TEST(IntervalJoinBoltTest, LateTuplesGoToTheirSidesLateStreamAndAreNeverPadded) {
+  Harness h;
+  IntervalJoinBoltConfig c = ShowsClicks(JoinType::kFull);
+  c.left.late_stream = "late_shows";
+  c.right.late_stream = "late_clicks";
+  h.Start(c);
+  h.Show(1, 100);
+  h.Click(1, 105);  // watermark 100
+  h.Show(2, 99);    // late
+  h.Click(2, 50);   // late
+  h.Show(3, 100);   // at the watermark: not late
+  EXPECT_EQ(h.Rows("late_shows"), (std::vector<Values>{{2, "ad", 99}}));
+  EXPECT_EQ(h.Rows("late_clicks"), (std::vector<Values>{{2, 50}}));
+  h.End();
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 105, 105}, {3, kNull, 100}}));
+  EXPECT_EQ(h.out.acked.size(), 5u);
+  EXPECT_EQ(h.out.dropped, 0u);
+  // Late rows are anchored to the late tuple.
+  for (const auto& e : h.out.emitted) {
+    if (e.stream.rfind("late_", 0) == 0) {
+      EXPECT_EQ(e.anchors.size(), 1u);
+    }
+  }
+}
+
+TEST(IntervalJoinBoltTest, WithoutALateStreamLateTuplesAreAckedDroppedAndCounted) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  h.Show(1, 100);
+  h.Click(1, 100);
+  h.Show(2, 10);
+  h.End();
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 100, 100}}));
+  EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.out.acked.size(), 3u);
+}
+
+TEST(IntervalJoinBoltTest, NullKeysMatchNothingAndPreservedOnesArePaddedAtOnce) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  h.Show(kNull, 0);
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{kNull, kNull, 0}}));
+  EXPECT_EQ(h.out.acked.size(), 1u);
+  h.Click(kNull, 1);  // not a preserved side: acked, dropped, counted
+  EXPECT_EQ(h.out.acked.size(), 2u);
+  EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.Rows().size(), 1u);
+}
+
+TEST(IntervalJoinBoltTest, ATupleWithoutAnIntegerTimestampIsReportedAckedAndDropped) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  h.Send("shows", {1, "ad", "noon"});
+  ASSERT_EQ(h.out.errors.size(), 1u);
+  EXPECT_EQ(
+      h.out.errors[0],
+      "tuple logs:shows[1] [1,\"ad\",\"noon\"] has no integer timestamp in field \"ts\"; dropped");
+  EXPECT_EQ(h.out.acked.size(), 1u);
+  EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_TRUE(h.Rows().empty());
+}
+
+TEST(IntervalJoinBoltTest, NegativeBoundsPairClicksBeforeTheShow) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kInner, -5, -1));  // right.ts in [left.ts - 5, left.ts - 1]
+  h.Click(1, 10);
+  h.Click(1, 14);
+  h.Click(1, 15);
+  h.Show(1, 15);  // pairs with 10 and 14, not 15
+  h.End();
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 10, 15}, {1, 14, 15}}));
+}
+
+TEST(IntervalJoinBoltTest, ExclusiveEndsMoveByOneMillisecond) {
+  Harness h;
+  IntervalJoinBoltConfig c = ShowsClicks(JoinType::kInner, 0, 10);
+  c.lower_inclusive = false;
+  c.upper_inclusive = false;
+  h.Start(c);
+  h.Show(1, 0);
+  for (int64_t ts : {0, 1, 9, 10}) h.Click(1, ts);
+  h.End();
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 1, 1}, {1, 9, 9}}));
+}
+
+TEST(IntervalJoinBoltTest, AReplayAfterTheEndJoinsWhatComesWithItAndLeavesAtOnce) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  h.Show(1, 0);
+  h.End();
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, kNull, 0}}));
+  h.Show(2, 5);  // a replay: nothing is late after the end; it is padded and acked at once
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, kNull, 0}, {2, kNull, 5}}));
+  EXPECT_EQ(h.out.acked.size(), 2u);
+}
+
+TEST(IntervalJoinBoltTest, TheWatermarkWaitsForBothSides) {
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  for (int64_t ts = 0; ts < 100; ts += 10) h.Show(ts, ts);
+  EXPECT_TRUE(h.out.acked.empty());  // no click yet: no watermark, nothing leaves
+  h.Click(-1, 1000);
+  // The watermark is now 90: shows up to 70 (cleanup 80 < 90) leave, padded.
+  EXPECT_EQ(h.Rows().size(), 8u);
+}
+
+// Validation.
+
+TEST(IntervalJoinBoltValidationTest, BoundsAreCheckedWithFlinksMessages) {
+  IntervalJoinBoltConfig c = ShowsClicks(JoinType::kInner);
+  c.lower_bound_ms = 5;
+  c.upper_bound_ms = 3;
+  try {
+    IntervalJoinBolt bolt(c);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(
+        e.what(),
+        "lowerBound <= upperBound must be fulfilled (lower_bound_ms 5 > upper_bound_ms 3)");
+  }
+  IntervalJoinBoltBuilder b(JoinSelector::kStream, {"shows", {"log_id"}, "ts"},
+                            {"clicks", {"log_id"}, "ts"});
+  try {
+    b.Between(1, 0);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "An upper bound needs to be greater than or equal to a lower bound.");
+  }
+  c = ShowsClicks(JoinType::kInner, 0, 0);
+  c.upper_inclusive = false;
+  try {
+    IntervalJoinBolt bolt(c);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "the interval [0, 0) holds no time: no pair could ever match");
+  }
+}
+
+TEST(IntervalJoinBoltValidationTest, BothSidesNeedEventTimeAndDistinctNames) {
+  IntervalJoinBoltConfig c = ShowsClicks(JoinType::kInner);
+  c.right.timestamp_field.clear();
+  try {
+    IntervalJoinBolt bolt(c);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "\"clicks\" has no event time: set timestamp_field (in its side's map, or for "
+                 "both at the bolt level)");
+  }
+  c.timestamp_field = "ts";  // the bolt-level field serves both
+  EXPECT_NO_THROW(IntervalJoinBolt bolt(c));
+  c.right.name = "shows";
+  try {
+    IntervalJoinBolt bolt(c);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "'shows' is already part of join. Cannot join with it more than once.");
+  }
+}
+
+TEST(IntervalJoinBoltValidationTest, HeldTuplesMustFitTheMessageTimeout) {
+  Harness h;
+  h.config().message_timeout_secs = 30;
+  EXPECT_EQ(h.StartError(ShowsClicks(JoinType::kLeft, 0, 600'000)),
+            "tuples stay in the join up to 600000 ms (bound 600000 + lag_ms 0 + "
+            "watermark_interval_ms 0), more than topology.message.timeout.secs value 30000 ms: "
+            "they would time out and be replayed while still held; raise "
+            "topology.message.timeout.secs or narrow the bounds");
+  Harness off;
+  off.config().message_timeout_secs = 30;
+  off.config().acker_executors = 0;  // nothing tracked: nothing times out
+  EXPECT_EQ(off.StartError(ShowsClicks(JoinType::kLeft, 0, 600'000)), "(prepared)");
+}
+
+TEST(IntervalJoinBoltValidationTest, ParallelInputsMustBeFieldsGroupedOnTheKey) {
+  Harness shuffled(3, topology::GroupingType::kShuffle);
+  EXPECT_EQ(shuffled.StartError(ShowsClicks(JoinType::kLeft)),
+            "with parallelism 3, input \"shows\" must be fields-grouped on its join key [log_id] "
+            "(or global), or matching tuples can reach different tasks; it is SHUFFLE");
+  Harness keyed(3, topology::GroupingType::kFields);
+  EXPECT_EQ(keyed.StartError(ShowsClicks(JoinType::kLeft)), "(prepared)");
+}
+
+TEST(IntervalJoinBoltValidationTest, SelectAndTimestampFieldsAreCheckedAgainstTheInputs) {
+  Harness h;
+  IntervalJoinBoltConfig c = ShowsClicks(JoinType::kLeft);
+  c.select = "shows:log_id, clicks:url";
+  EXPECT_EQ(h.StartError(c),
+            "select: field \"url\" is not declared by \"clicks\" (shows: log_id, ad, ts; clicks: "
+            "log_id, ts)");
+  c = ShowsClicks(JoinType::kLeft);
+  c.right.timestamp_field = "clicked_at";
+  EXPECT_EQ(
+      h.StartError(c),
+      "timestamp_field \"clicked_at\" is not declared by \"clicks\" (declared: [log_id, ts])");
+}
+
+}  // namespace
+}  // namespace tempest::bolts
