@@ -11,6 +11,7 @@
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
 #include "bolts/windowing/watermark_tracker.h"
+#include "bolts/windowing/window_config.h"
 
 namespace tempest::bolts {
 
@@ -88,16 +89,7 @@ void ValidateIntervalJoinBoltConfig(const IntervalJoinBoltConfig& c) {
                       in->name));
     }
   }
-  if (c.lag_ms < 0)
-    throw std::invalid_argument(fmt::format("lag_ms must be >= 0, found {}", c.lag_ms));
-  if (c.watermark_interval_ms < 0) {
-    throw std::invalid_argument(
-        fmt::format("watermark_interval_ms must be >= 0, found {}", c.watermark_interval_ms));
-  }
-  if (c.idle_timeout_ms < 0) {
-    throw std::invalid_argument(
-        fmt::format("idle_timeout_ms must be >= 0, found {}", c.idle_timeout_ms));
-  }
+  ValidateWatermarkSettings(c.lag_ms, c.watermark_interval_ms, c.idle_timeout_ms);
   for (const std::string* late : {&c.late_stream, &c.left.late_stream, &c.right.late_stream}) {
     if (!late->empty() && *late == c.output_stream) {
       throw std::invalid_argument(fmt::format(

@@ -7,6 +7,19 @@
 
 namespace tempest::bolts {
 
+void ValidateWatermarkSettings(int64_t lag_ms, int64_t watermark_interval_ms,
+                               int64_t idle_timeout_ms) {
+  if (lag_ms < 0) throw std::invalid_argument(fmt::format("lag_ms must be >= 0, found {}", lag_ms));
+  if (watermark_interval_ms < 0) {
+    throw std::invalid_argument(
+        fmt::format("watermark_interval_ms must be >= 0, found {}", watermark_interval_ms));
+  }
+  if (idle_timeout_ms < 0) {
+    throw std::invalid_argument(
+        fmt::format("idle_timeout_ms must be >= 0, found {}", idle_timeout_ms));
+  }
+}
+
 void ValidateWindowConfig(const WindowConfig& c) {
   if (c.length.value <= 0) {
     throw std::invalid_argument(
@@ -16,16 +29,7 @@ void ValidateWindowConfig(const WindowConfig& c) {
     throw std::invalid_argument(
         fmt::format("window.slide must be positive, found {}", c.slide.value));
   }
-  if (c.lag_ms < 0)
-    throw std::invalid_argument(fmt::format("lag_ms must be >= 0, found {}", c.lag_ms));
-  if (c.watermark_interval_ms < 0) {
-    throw std::invalid_argument(
-        fmt::format("watermark_interval_ms must be >= 0, found {}", c.watermark_interval_ms));
-  }
-  if (c.idle_timeout_ms < 0) {
-    throw std::invalid_argument(
-        fmt::format("idle_timeout_ms must be >= 0, found {}", c.idle_timeout_ms));
-  }
+  ValidateWatermarkSettings(c.lag_ms, c.watermark_interval_ms, c.idle_timeout_ms);
   if (!c.event_time() && !c.late_stream.empty()) {
     throw std::invalid_argument(
         "late_stream needs timestamp_field: only event time has late tuples");

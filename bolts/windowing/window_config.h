@@ -55,6 +55,11 @@ struct WindowConfig {
   }
 };
 
+// The event-time keys every watermark user shares: lag_ms, watermark_interval_ms and
+// idle_timeout_ms must be >= 0. Throws std::invalid_argument naming the key.
+void ValidateWatermarkSettings(int64_t lag_ms, int64_t watermark_interval_ms,
+                               int64_t idle_timeout_ms);
+
 // Checks the values (positive length and slide, non-negative lag, interval and idle timeout).
 // Throws std::invalid_argument naming the key.
 void ValidateWindowConfig(const WindowConfig& config);

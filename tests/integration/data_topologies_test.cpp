@@ -14,16 +14,6 @@
 namespace tempest {
 namespace {
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(line);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // (case, workers): workers 0 runs in this process (LocalCluster).
 using Param = std::tuple<std::string, int>;
 
@@ -44,8 +34,8 @@ TEST_P(DataTopologyTest, OutputMatchesExpected) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".expected") continue;
     const std::string file = entry.path().stem().string();
-    EXPECT_EQ(Lines(testing::ReadFile(out.File(file))),
-              Lines(testing::ReadFile(entry.path().string())))
+    EXPECT_EQ(testing::SortedLines(testing::ReadFile(out.File(file))),
+              testing::SortedLines(testing::ReadFile(entry.path().string())))
         << name << " with " << workers << " workers: " << file;
     ++compared;
   }

@@ -43,16 +43,6 @@ INSTANTIATE_TEST_SUITE_P(Workers, JoinExampleTest, ::testing::Values(0, 3), [](c
   return info.param == 0 ? std::string("in_process") : std::to_string(info.param) + "_workers";
 });
 
-std::vector<std::string> SortedLines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(line);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 class IntervalJoinExampleTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(IntervalJoinExampleTest, EveryShowComesOutExactlyOnceMatchedOrPadded) {
@@ -64,10 +54,12 @@ TEST_P(IntervalJoinExampleTest, EveryShowComesOutExactlyOnceMatchedOrPadded) {
       workers == 0 ? runtime::LocalCluster(yaml.Load()).Run()
                    : runtime::ProcessCluster(yaml.Load(), yaml.Workers(workers)).Run();
   ASSERT_TRUE(summary.completed) << summary.error;
-  const std::vector<std::string> rows = SortedLines(testing::ReadFile(out.File("clicked.jsonl")));
+  const std::vector<std::string> rows =
+      testing::SortedLines(testing::ReadFile(out.File("clicked.jsonl")));
   // Pairs are emitted as the two logs interleave, padded rows when shows leave: the order varies,
   // the rows do not.
-  EXPECT_EQ(rows, SortedLines(testing::ReadFile((dir / "expected" / "clicked.jsonl").string())));
+  EXPECT_EQ(rows,
+            testing::SortedLines(testing::ReadFile((dir / "expected" / "clicked.jsonl").string())));
   std::set<std::string> shows;
   for (const std::string& r : rows) {
     EXPECT_TRUE(shows.insert(r.substr(0, r.find(','))).second) << "show twice: " << r;

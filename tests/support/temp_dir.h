@@ -4,12 +4,14 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tempest::testing {
 
@@ -48,6 +50,18 @@ inline std::string ReadFile(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The non-empty lines of `text`, sorted: outputs whose order depends on task interleaving are
+// compared as multisets.
+inline std::vector<std::string> SortedLines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(line);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 inline std::string TempDir::Write(std::string_view name, std::string_view content) const {
