@@ -54,6 +54,7 @@
 #include <thread>
 #include <vector>
 
+#include "bolts/identity_bolt.h"
 #include "bolts/join/interval_join_bolt.h"
 #include "bolts/join/interval_join_state.h"
 #include "bolts/join/join_key.h"
@@ -402,6 +403,46 @@ TempestResult RunTempest(const std::shared_ptr<const Rows>& left,
   return r;
 }
 
+// The runtime's own ceilings for this shape, acking off, input rows per second: the same two
+// spouts straight into a NullBolt (no join, no output), and through an IdentityBolt (one output
+// row per input, as the join at ±500 ms emits) into a NullBolt.
+double RuntimeCeiling(const std::shared_ptr<const Rows>& left,
+                      const std::shared_ptr<const Rows>& right, bool identity) {
+  topology::TopologyBuilder b("bench-interval-join-ceiling");
+  b.Config().acker_executors = 0;
+  b.SetSpout("left", [left] { return std::make_unique<VectorSpout>(left); });
+  b.SetSpout("right", [right] { return std::make_unique<VectorSpout>(right); });
+  const char* first = identity ? "identity" : "sink";
+  if (identity) {
+    b.SetBolt("identity",
+              [] {
+                return std::make_unique<bolts::IdentityBolt>(
+                    topology::Fields{"id", "key", "ts", "payload"});
+              })
+        .GlobalGrouping("left")
+        .GlobalGrouping("right");
+    b.SetBolt("sink", [] {
+       return std::make_unique<bolts::NullBolt>();
+     }).GlobalGrouping("identity");
+  } else {
+    b.SetBolt("sink", [] { return std::make_unique<bolts::NullBolt>(); })
+        .GlobalGrouping("left")
+        .GlobalGrouping("right");
+  }
+  const auto start = Clock::now();
+  const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
+  const double seconds = Seconds(start);
+  const runtime::ComponentSummary* sink = summary.Find("sink");
+  const runtime::ComponentSummary* in = summary.Find(first);
+  const uint64_t n = left->size() + right->size();
+  if (!summary.completed || sink == nullptr || in == nullptr || in->executed != n ||
+      sink->executed != n) {
+    fmt::print(stderr, "ceiling run not verified\n");
+    return 0;
+  }
+  return static_cast<double>(n) / seconds;
+}
+
 std::string ShapeName(const Shape& s) {
   return fmt::format("±{} ms, wm {} ms{}", s.bound, s.interval, s.acking ? ", acking" : "");
 }
@@ -424,10 +465,22 @@ int main(int argc, char** argv) {
   app.add_option("--lag-ms", lag, "Watermark lag of both joins (>= 50: no row is late)");
   app.add_option("--watermark-intervals", intervals, "IntervalJoinBolt watermark_interval_ms");
   app.add_flag("--acking", acking, "Also run every shape with acking on (default config)");
+  bool state_only = false;
+  app.add_flag("--state-only", state_only, "Only the IntervalJoinState pass (for profiling)");
   CLI11_PARSE(app, argc, argv);
 
   const auto left = std::make_shared<const Rows>(MakeRows(n, 1));
   const auto right = std::make_shared<const Rows>(MakeRows(n, 2));
+  if (state_only) {
+    for (const int64_t bound : bounds) {
+      for (int round = 0; round < repeats; ++round) {
+        const PassResult r = StatePass(*left, *right, bound, lag, false);
+        fmt::print("state ±{} ms: {:.2f} M in/s\n", bound,
+                   2.0 * static_cast<double>(n) / r.seconds / 1e6);
+      }
+    }
+    return 0;
+  }
   bool ok = true;
   fmt::print(
       "{} rows per stream, {} keys, every {}th row up to {} ms early, lag {} ms, {} rounds, "
@@ -436,6 +489,17 @@ int main(int argc, char** argv) {
   fmt::print("{:<26} {:>8} {:>8} {:>8} {:>6} {:>10} {:>10} {:>13} {:>10}\n", "shape", "bare",
              "state", "tempest", "ratio", "rows bare", "rows temp", "late bare/tmp", "heap peak");
   fmt::print("{:<26} {:>8} {:>8} {:>8} {:>6}\n", "", "M in/s", "M in/s", "M in/s", "t/bare");
+  {
+    std::vector<double> null_sink, identity;
+    for (int round = 0; round < repeats; ++round) {
+      null_sink.push_back(RuntimeCeiling(left, right, false));
+      identity.push_back(RuntimeCeiling(left, right, true));
+    }
+    fmt::print(
+        "runtime ceilings, no join: spouts -> NullBolt {:.2f} M in/s; spouts -> IdentityBolt -> "
+        "NullBolt {:.2f} M in/s\n",
+        Median(null_sink) / 1e6, Median(identity) / 1e6);
+  }
   struct Peak {
     int64_t bound = 0;
     PassResult bare, state;

@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <deque>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -164,6 +166,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     late_[0] = config_.left.late_stream.empty() ? config_.late_stream : config_.left.late_stream;
     late_[1] = config_.right.late_stream.empty() ? config_.late_stream : config_.right.late_stream;
     sources_ = context.GetThisSources();
+    max_ts_.assign(sources_.size(), std::numeric_limits<int64_t>::min());
     now_ = clock_();
     tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
                      now_);
@@ -188,12 +191,16 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     }
     tracker_->Touch(src.stream, now_);
     tracker_->Track(src.stream, *ts);
+    // With watermark_interval_ms 0 the watermark can only move when a stream's largest
+    // timestamp does (idleness and ended inputs are judged on ticks and OnSourceEnded).
+    const bool raised = *ts > max_ts_[static_cast<std::size_t>(src.stream)];
+    if (raised) max_ts_[static_cast<std::size_t>(src.stream)] = *ts;
     if (state_.IsLate(*ts)) {
       Late(input, src.side);
     } else {
       Store(input, owned, src, *ts);
     }
-    if (config_.watermark_interval_ms == 0) {
+    if (config_.watermark_interval_ms == 0 && (raised || config_.idle_timeout_ms > 0)) {
       AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
     }
   }
@@ -259,7 +266,14 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     return schemas_.back();
   }
 
-  const InputPlan& PlanOf(const Tuple& t) { return *SourceOf(t).plan; }
+  // The plan of a held tuple of `side`: most sides have one stream, so the last one is kept.
+  const InputPlan& PlanOf(const Tuple& t, int side) {
+    if (t.schema() != last_schema_[side]) {
+      last_schema_[side] = t.schema();
+      last_plan_[side] = SourceOf(t).plan;
+    }
+    return *last_plan_[side];
+  }
 
   void Unknown(const Tuple& t) {
     const std::string name = JoinInputName(config_.selector, t.GetSourceGlobalStreamId());
@@ -353,7 +367,9 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
       const Tuple* t = sel.input == 0 ? left : right;
       const Value* v = nullptr;
       if (t != nullptr) {
-        v = LookupPath(*t, PlanOf(*t).select_index[static_cast<std::size_t>(s)], sel.path);
+        v = LookupPath(
+            *t, PlanOf(*t, static_cast<int>(sel.input)).select_index[static_cast<std::size_t>(s)],
+            sel.path);
       }
       row.push_back(v != nullptr ? *v : Value());
     }
@@ -374,7 +390,10 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
   std::string component_;
   int task_ = 0;
   std::vector<topology::GlobalStreamId> sources_;
-  std::vector<Source> schemas_;
+  std::vector<int64_t> max_ts_;  // per stream: the largest timestamp seen
+  std::deque<Source> schemas_;   // stable references: SourceOf hands them out
+  const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
+  const InputPlan* last_plan_[2] = {nullptr, nullptr};
   std::vector<std::string> reported_;
   std::optional<WatermarkTracker> tracker_;
   int64_t now_ = 0;

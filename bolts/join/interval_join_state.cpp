@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace tempest::bolts {
 
@@ -62,7 +63,7 @@ struct Buffer {
     if (head == items.size()) {
       items.clear();
       head = 0;
-    } else if (head >= 64 && 2 * head >= items.size()) {
+    } else if (head >= 16 && 2 * head >= items.size()) {
       items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head));
       head = 0;
     }
@@ -70,10 +71,12 @@ struct Buffer {
   }
 };
 
+// A key's buffers; its values live apart (IntervalJoinState::Impl::key_values), since a probe
+// compares them only when the hashes are equal.
 struct KeyState {
-  topology::Values key;
   uint64_t hash = 0;
   Buffer sides[2];
+  bool in_table = false;
   bool empty() const noexcept { return sides[0].empty() && sides[1].empty(); }
 };
 
@@ -144,15 +147,23 @@ struct IntervalJoinState::Impl {
   uint64_t next_seq = 0;
   std::size_t held[2] = {0, 0};
 
-  // Keys: states recycled through a free list (their buffers keep their capacity), found through
-  // an open-addressing table of indices with linear probing and backward-shift deletion.
+  // Keys: found through an open-addressing table of indices (linear probing). A key whose
+  // buffers empty stays in the table for a while — keys come back, and forgetting one at once
+  // costs a copy of its values and a rehash each time — until the empty ones outnumber both the
+  // others and kSweepAt; a sweep then rebuilds the table without them and recycles their states
+  // (their buffers keep their capacity).
+  static constexpr std::size_t kSweepAt = 1024;
   std::vector<KeyState> keys;
+  std::vector<topology::Values> key_values;  // by key index
   std::vector<uint32_t> free_keys;
   std::vector<uint32_t> table = std::vector<uint32_t>(16, kNone);
-  std::size_t live_keys = 0;
+  std::size_t in_table = 0;    // keys in the table, empty or not
+  std::size_t empty_keys = 0;  // of those, the ones with nothing held
 
   // Per side: the tuples (slots recycled) and the timers.
-  std::vector<Tuple> tuples[2];
+  // Slots are constructed and destroyed in place (a move-assign of a Tuple copies its inline
+  // values one by one, and resetting one is another assign).
+  std::vector<std::optional<Tuple>> tuples[2];
   std::vector<uint32_t> free_slots[2];
   TimerQueue timers[2];
 
@@ -168,7 +179,7 @@ struct IntervalJoinState::Impl {
     for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
       const uint32_t k = table[s];
       if (k == kNone) return kNone;
-      if (keys[k].hash == hash && KeyEquals(keys[k].key, key)) return k;
+      if (keys[k].hash == hash && KeyEquals(key_values[k], key)) return k;
     }
   }
 
@@ -181,57 +192,70 @@ struct IntervalJoinState::Impl {
 
   uint32_t FindOrInsert(const KeyRef& key, uint64_t hash) {
     uint32_t k = Find(key, hash);
-    if (k != kNone) return k;
-    if (2 * (live_keys + 1) > table.size()) {
-      table.assign(table.size() * 2, kNone);
-      for (uint32_t i = 0; i < keys.size(); ++i) {
-        if (!keys[i].empty()) Place(i);
-      }
+    if (k != kNone) {
+      if (keys[k].empty()) --empty_keys;
+      return k;
     }
+    if (2 * (in_table + 1) > table.size()) Rebuild(table.size() * 2);
     if (!free_keys.empty()) {
       k = free_keys.back();
       free_keys.pop_back();
     } else {
       k = static_cast<uint32_t>(keys.size());
       keys.emplace_back();
+      key_values.emplace_back();
     }
     KeyState& ks = keys[k];
-    ks.key.clear();
-    for (const topology::Value* v : key) ks.key.push_back(*v);
+    topology::Values& values = key_values[k];
+    values.clear();
+    for (const topology::Value* v : key) values.push_back(*v);
     ks.hash = hash;
+    ks.in_table = true;
     Place(k);
-    ++live_keys;
+    ++in_table;
     return k;
   }
 
-  void Erase(uint32_t k) {
-    const std::size_t mask = table.size() - 1;
-    std::size_t i = keys[k].hash & mask;
-    while (table[i] != k) i = (i + 1) & mask;
-    for (std::size_t j = i;;) {
-      j = (j + 1) & mask;
-      if (table[j] == kNone) break;
-      const std::size_t home = keys[table[j]].hash & mask;
-      // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
-      const bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
-      if (stays) continue;
-      table[i] = table[j];
-      i = j;
+  // A key's last element left: keep it, and sweep once the empty keys are too many.
+  void Emptied() {
+    if (++empty_keys > kSweepAt && 2 * empty_keys > in_table) Rebuild(table.size());
+  }
+
+  // Rebuilds the table at `capacity` with the keys that hold something; empty ones are freed.
+  void Rebuild(std::size_t capacity) {
+    table.assign(capacity, kNone);
+    in_table = 0;
+    for (uint32_t i = 0; i < keys.size(); ++i) {
+      KeyState& ks = keys[i];
+      if (!ks.in_table) continue;
+      if (ks.empty()) {
+        ks.in_table = false;
+        key_values[i].clear();
+        free_keys.push_back(i);
+        continue;
+      }
+      Place(i);
+      ++in_table;
     }
-    table[i] = kNone;
-    keys[k].key.clear();
-    free_keys.push_back(k);
-    --live_keys;
+    empty_keys = 0;
+    // Keep the load at most a half, and shrink a table that a burst of keys grew.
+    while (capacity > 16 && 8 * in_table < capacity) capacity /= 2;
+    if (capacity != table.size()) {
+      table.assign(capacity, kNone);
+      for (uint32_t i = 0; i < keys.size(); ++i) {
+        if (keys[i].in_table) Place(i);
+      }
+    }
   }
 
   uint32_t Store(int side, Tuple&& t) {
     if (!free_slots[side].empty()) {
       const uint32_t slot = free_slots[side].back();
       free_slots[side].pop_back();
-      tuples[side][slot] = std::move(t);
+      tuples[side][slot].emplace(std::move(t));
       return slot;
     }
-    tuples[side].push_back(std::move(t));
+    tuples[side].emplace_back(std::move(t));
     return static_cast<uint32_t>(tuples[side].size() - 1);
   }
 
@@ -241,14 +265,14 @@ struct IntervalJoinState::Impl {
     e.ts = ts;
     e.seq = next_seq++;
     e.slot = Store(side, std::move(t));
-    const Tuple& ours = tuples[side][e.slot];
+    const Tuple& ours = *tuples[side][e.slot];
     // The other side's timestamps that pair with ts.
     const int64_t lo =
         side == 0 ? SaturatingAdd(ts, bounds.lower) : SaturatingAdd(ts, -bounds.upper);
     const int64_t hi =
         side == 0 ? SaturatingAdd(ts, bounds.upper) : SaturatingAdd(ts, -bounds.lower);
     Buffer& other = keys[k].sides[1 - side];
-    const std::vector<Tuple>& theirs = tuples[1 - side];
+    const std::vector<std::optional<Tuple>>& theirs = tuples[1 - side];
     Entry* it = other.begin();
     // In-order data probes near the back: search there first.
     if (!other.empty() && other.items.back().ts < lo) {
@@ -262,9 +286,9 @@ struct IntervalJoinState::Impl {
       e.matched = true;
       const int64_t pair_ts = std::max(ts, it->ts);
       if (side == 0) {
-        sink.Joined(ours, theirs[it->slot], pair_ts);
+        sink.Joined(ours, *theirs[it->slot], pair_ts);
       } else {
-        sink.Joined(theirs[it->slot], ours, pair_ts);
+        sink.Joined(*theirs[it->slot], ours, pair_ts);
       }
     }
     keys[k].sides[side].Insert(e);
@@ -294,11 +318,11 @@ struct IntervalJoinState::Impl {
       timers[side].Pop(t);
       const Entry e = keys[k].sides[side].Remove(seq);
       --held[side];
-      Tuple& tuple = tuples[side][e.slot];
-      sink.Left(side == 0 ? JoinSide::kLeft : JoinSide::kRight, tuple, e.ts, e.matched);
-      tuple = Tuple();
+      std::optional<Tuple>& tuple = tuples[side][e.slot];
+      sink.Left(side == 0 ? JoinSide::kLeft : JoinSide::kRight, *tuple, e.ts, e.matched);
+      tuple.reset();
       free_slots[side].push_back(e.slot);
-      if (keys[k].empty()) Erase(k);
+      if (keys[k].empty()) Emptied();
     }
   }
 };
@@ -319,7 +343,10 @@ void IntervalJoinState::Advance(int64_t watermark) {
   impl_->Release(watermark, false);
 }
 
-void IntervalJoinState::Drain() { impl_->Release(kMax, true); }
+void IntervalJoinState::Drain() {
+  impl_->Release(kMax, true);
+  impl_->Rebuild(16);  // nothing is held: forget every key
+}
 
 bool IntervalJoinState::IsLate(int64_t ts) const noexcept { return ts < impl_->watermark; }
 int64_t IntervalJoinState::watermark() const noexcept { return impl_->watermark; }
@@ -329,7 +356,7 @@ int64_t IntervalJoinState::CleanupTime(JoinSide side, int64_t ts) const noexcept
 std::size_t IntervalJoinState::size(JoinSide side) const noexcept {
   return impl_->held[static_cast<int>(side)];
 }
-std::size_t IntervalJoinState::keys() const noexcept { return impl_->live_keys; }
+std::size_t IntervalJoinState::keys() const noexcept { return impl_->in_table - impl_->empty_keys; }
 
 std::vector<int64_t> IntervalJoinState::Timestamps(JoinSide side) const {
   std::vector<int64_t> out;

@@ -36,7 +36,8 @@ class IntervalJoinSink {
 // once the watermark is above its cleanup time: ts + max(upper, 0) on the left, ts + max(-lower,
 // 0) on the right (Flink's timers; Flink's Watermark(t) promises nothing at or below t, so its
 // t is our t + 1). Elements leave in order of cleanup time, then arrival. Keys whose buffers are
-// both empty are forgotten, so the state is bounded by the interval, not by the input.
+// both empty are forgotten in sweeps (once they outnumber the others and 1024), so the state is
+// bounded by the interval, not by the input.
 // Single-threaded.
 class IntervalJoinState {
  public:
