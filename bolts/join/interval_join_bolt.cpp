@@ -329,8 +329,14 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
       return;
     }
     const uint64_t hash = HashKey(key_);
-    state_.Add(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, key_, hash, ts,
-               owned != nullptr ? std::move(*owned) : Tuple(input));
+    // key_ points into `input`: the state copies the key before it moves the tuple in, so the
+    // move must not happen here (a conditional would move it into a temporary first).
+    const JoinSide side = src.side == 0 ? JoinSide::kLeft : JoinSide::kRight;
+    if (owned != nullptr) {
+      state_.Add(side, key_, hash, ts, std::move(*owned));
+    } else {
+      state_.Add(side, key_, hash, ts, Tuple(input));
+    }
     const std::size_t held = state_.size(JoinSide::kLeft) + state_.size(JoinSide::kRight);
     if (acking_ && max_pending_ > 0 && held >= max_pending_ && !warned_pending_) {
       warned_pending_ = true;

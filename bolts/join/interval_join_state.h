@@ -46,7 +46,8 @@ class IntervalJoinState {
   IntervalJoinState(const IntervalJoinState&) = delete;
   IntervalJoinState& operator=(const IntervalJoinState&) = delete;
 
-  // Stores the tuple under `key` (its parts, not null; `hash` = HashKey(key)) and joins it with
+  // Stores the tuple under `key` (its parts, not null; `hash` = HashKey(key); they may point into
+  // `tuple`, which is moved in only after the key is copied) and joins it with
   // the other side's elements of that key in the interval, in their timestamp order. Lateness is
   // the caller's check (IsLate): this never refuses an element.
   void Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts, topology::Tuple&& tuple);

@@ -150,6 +150,19 @@ TEST(IntervalJoinBoltTest, LeftJoinEmitsEveryShowOnceMatchedOrPaddedWhenItLeaves
   EXPECT_TRUE(h.out.errors.empty());
 }
 
+TEST(IntervalJoinBoltTest, StringKeysStillMatchOnceTheTupleIsMovedIntoTheState) {
+  // The key is read from the tuple the runtime hands over and moves in: a string key must be
+  // copied before the move empties it.
+  Harness h;
+  h.Start(ShowsClicks(JoinType::kInner));
+  h.Show("show-with-a-long-log-id", 0);
+  h.Click("show-with-a-long-log-id", 2);
+  h.Show("s2", 1);
+  h.Click("s2", 3);
+  h.End();
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{"show-with-a-long-log-id", 2, 2}, {"s2", 3, 3}}));
+}
+
 TEST(IntervalJoinBoltTest, InnerJoinEmitsOnlyPairsAndAcksEverythingByTheEnd) {
   Harness h;
   h.Start(ShowsClicks(JoinType::kInner));
