@@ -4,6 +4,7 @@
 
 #include "bolts/chaos_bolt.h"
 #include "bolts/file_sink.h"
+#include "bolts/filter_bolt.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/join/interval_join_bolt_yaml.h"
 #include "bolts/join/join_bolt_yaml.h"
@@ -73,6 +74,18 @@ void RegisterBuiltinBolts(topology::ComponentRegistry& registry) {
     }
     Fields fields = PassThroughFields(c, context, "ChaosBolt");
     return BoltFactory([chaos, fields] { return std::make_unique<ChaosBolt>(chaos, fields); });
+  });
+  registry.AddBolt("FilterBolt", [](ConfigReader& c, const ComponentContext& context) {
+    FilterBoltConfig filter;
+    filter.condition = c.RequiredString("condition");
+    filter.output_stream = c.String("output_stream", std::string(topology::kDefaultStream));
+    Fields fields = PassThroughFields(c, context, "FilterBolt");
+    try {
+      FilterBolt check(filter, fields);
+    } catch (const ExpressionError& e) {
+      c.Fail("condition", e.what());
+    }
+    return BoltFactory([filter, fields] { return std::make_unique<FilterBolt>(filter, fields); });
   });
   registry.AddBolt("FileSink", [](ConfigReader& c, const ComponentContext& context) {
     FileSinkConfig sink;
