@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bolts/expression/bound_expression.h"
+#include "bolts/expression/join_condition.h"
 #include "topology/stream_schema.h"
 
 namespace tempest::bolts {
@@ -204,6 +205,31 @@ TEST_F(ExpressionEvalTest, TuplesOfSeveralSchemasReadTheirOwnFieldIndex) {
   const Tuple* second[] = {&s, &b};
   EXPECT_TRUE(e.Holds(first));
   EXPECT_TRUE(e.Holds(second));
+}
+
+TEST_F(ExpressionEvalTest, AJoinConditionSplitsIntoSideFiltersAndAPairFilterAsSparkDoes) {
+  const JoinCondition c = SplitJoinCondition(
+      "shows:ad = 'tea' AND clicks:ts >= shows:ts AND right:ts <= left:ts + 600000 AND "
+      "right:log_id > 0 AND 1 = 1 AND (shows:ts > 5 OR clicks:ts > 5)",
+      inputs_[0], inputs_[1]);
+  ASSERT_TRUE(c.left && c.right && c.pairs);
+  EXPECT_EQ(ExprToString(c.left->node), "(shows:ad = 'tea') AND (1 = 1)");  // constants: left
+  EXPECT_EQ(ExprToString(c.right->node), "right:log_id > 0");
+  EXPECT_EQ(ExprToString(c.pairs->node),
+            "(clicks:ts >= shows:ts) AND (right:ts <= (left:ts + 600000)) AND ((shows:ts > 5) OR "
+            "(clicks:ts > 5))");
+  const Tuple s = Show(1, "tea", 1000);
+  const Tuple k = Click(1, 1300);
+  const Tuple* left_only[] = {&s, nullptr};
+  const Tuple* right_only[] = {nullptr, &k};
+  const Tuple* pair[] = {&s, &k};
+  EXPECT_TRUE(c.left->bound.Holds(left_only));
+  EXPECT_TRUE(c.right->bound.Holds(right_only));
+  EXPECT_TRUE(c.pairs->bound.Holds(pair));
+  const JoinCondition only_pairs =
+      SplitJoinCondition("left:log_id = right:log_id", inputs_[0], inputs_[1]);
+  EXPECT_FALSE(only_pairs.left || only_pairs.right);
+  EXPECT_TRUE(only_pairs.pairs);
 }
 
 }  // namespace
