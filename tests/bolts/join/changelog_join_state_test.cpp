@@ -1,0 +1,291 @@
+// ChangelogJoinState: Flink's StreamingJoinOperatorTest sequences (inner, left, right and full,
+// with state retention off and on, per-side TTLs, processing time injected), with their exact
+// ordered outputs, and the full outer join with several rows per key (Flink's legacy harness
+// test), with and without a condition on pairs, plus identical duplicates counted per copy.
+// Data: docs/notes/symmetric-hash-join-reference.md, A.7-A.8.
+#include "bolts/join/changelog_join_state.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bolts/expression/join_condition.h"
+#include "topology/stream_schema.h"
+
+namespace tempest::bolts {
+namespace {
+
+using topology::Fields;
+using topology::Tuple;
+using topology::Value;
+using topology::Values;
+
+std::string Row(const Tuple* t) {
+  if (t == nullptr) return "-";
+  std::string out;
+  for (const Value& v : t->GetValues()) {
+    out += (out.empty() ? "" : ",") + (v.IsString() ? v.AsString() : v.ToString());
+  }
+  return out;
+}
+
+struct Recorder : ChangelogJoinSink {
+  std::vector<std::string> out;
+  void Emit(RowKind kind, const Tuple* left, const Tuple* right) override {
+    out.push_back(std::string(RowKindName(kind)) + " " + Row(left) + "|" + Row(right));
+  }
+  std::vector<std::string> Take() { return std::exchange(out, {}); }
+};
+
+// Flink's harness: left (order_id, line_order_id, shipping_address), right (line_order_id0,
+// line_order_ship_mode), joined on line_order_id; both sides keyed by it (unique).
+class FlinkHarness {
+ public:
+  FlinkHarness(bool left_outer, bool right_outer, int64_t left_ttl = 0, int64_t right_ttl = 0,
+               bool unique = true) {
+    left_.fields = std::make_shared<const Fields>(Fields{"order_id", "line_order_id", "addr"});
+    right_.fields = std::make_shared<const Fields>(Fields{"line_order_id0", "mode"});
+    state_ = std::make_unique<ChangelogJoinState>(ChangelogSide{left_outer, unique, left_ttl, -1},
+                                                  ChangelogSide{right_outer, unique, right_ttl, -1},
+                                                  nullptr, rec);
+  }
+  std::vector<std::string> L(int64_t now, const char* kind, Values row) {
+    return Send(JoinSide::kLeft, now, kind, std::move(row), 1);
+  }
+  std::vector<std::string> R(int64_t now, const char* kind, Values row) {
+    return Send(JoinSide::kRight, now, kind, std::move(row), 0);
+  }
+  Recorder rec;
+
+ private:
+  std::vector<std::string> Send(JoinSide side, int64_t now, const char* kind, Values values,
+                                std::size_t key_field) {
+    const Tuple& t =
+        tuples_.emplace_back(side == JoinSide::kLeft ? &left_ : &right_, 1, std::move(values));
+    const KeyRef key = {&t.GetValue(key_field)};
+    state_->Process(side, *ParseRowKind(kind), key, HashKey(key), t, now);
+    return rec.Take();
+  }
+  topology::StreamSchema left_, right_;
+  std::deque<Tuple> tuples_;
+  std::unique_ptr<ChangelogJoinState> state_;
+};
+
+using Out = std::vector<std::string>;
+const Out kNothing;
+const char* const A1 = "A1";
+const char* const A2 = "A2";
+const char* const A3 = "A3";
+
+TEST(FlinkStreamingJoinTest, InnerJoinWithDifferentStateRetentionTime) {
+  FlinkHarness h(false, false, 4000, 1000);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K2", A1}), kNothing);
+  EXPECT_EQ(h.R(1, "+I", {"K2", "AIR"}), Out{"+I O,K2,A1|K2,AIR"});
+  EXPECT_EQ(h.L(3000, "+U", {"O", "K2", A2}), kNothing);  // right K2 expired at 1001
+  EXPECT_EQ(h.R(3000, "+U", {"K2", "SHIP"}), Out{"+U O,K2,A2|K2,SHIP"});
+  EXPECT_EQ(h.R(4001, "+I", {"K1", "TRUCK"}), kNothing);  // left K1 expired at 4001
+  EXPECT_EQ(h.R(4001, "-D", {"K2", "SHIP"}), Out{"-D O,K2,A2|K2,SHIP"});
+  EXPECT_EQ(h.R(7000, "+I", {"K2", "RAIL"}), kNothing);  // left K2 expired at 7000
+}
+
+TEST(FlinkStreamingJoinTest, InnerJoinWithStateRetentionDisabled) {
+  FlinkHarness h(false, false);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K2", A1}), kNothing);
+  EXPECT_EQ(h.R(1, "+I", {"K2", "AIR"}), Out{"+I O,K2,A1|K2,AIR"});
+  EXPECT_EQ(h.L(3000, "+U", {"O", "K2", A2}), Out{"+U O,K2,A2|K2,AIR"});
+  EXPECT_EQ(h.R(3000, "+U", {"K2", "SHIP"}), Out{"+U O,K2,A2|K2,SHIP"});
+  EXPECT_EQ(h.R(4001, "+I", {"K1", "TRUCK"}), Out{"+I O,K1,A1|K1,TRUCK"});
+  EXPECT_EQ(h.R(4001, "-D", {"K2", "SHIP"}), Out{"-D O,K2,A2|K2,SHIP"});
+  EXPECT_EQ(h.R(7000, "+I", {"K2", "RAIL"}), Out{"+I O,K2,A2|K2,RAIL"});
+}
+
+TEST(FlinkStreamingJoinTest, InnerJoinWithSameStateRetentionTime) {
+  FlinkHarness h(false, false, 4000, 4000);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K2", A1}), kNothing);
+  EXPECT_EQ(h.R(1, "+I", {"K2", "AIR"}), Out{"+I O,K2,A1|K2,AIR"});
+  EXPECT_EQ(h.L(4000, "+U", {"O", "K2", A2}), Out{"+U O,K2,A2|K2,AIR"});
+  EXPECT_EQ(h.R(4001, "+I", {"K1", "TRUCK"}), kNothing);
+  EXPECT_EQ(h.R(7999, "+U", {"K2", "TRUCK"}), Out{"+U O,K2,A2|K2,TRUCK"});
+  EXPECT_EQ(h.R(8000, "+U", {"K2", "RAIL"}), kNothing);
+}
+
+TEST(FlinkStreamingJoinTest, LeftOuterJoinWithDifferentStateRetentionTime) {
+  FlinkHarness h(true, false, 4000, 1000);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K1", A1}), Out{"+I O,K1,A1|-"});
+  EXPECT_EQ(h.L(1, "+I", {"O", "K2", A1}), Out{"+I O,K2,A1|-"});
+  EXPECT_EQ(h.R(1, "+I", {"K2", "AIR"}), (Out{"-D O,K2,A1|-", "+I O,K2,A1|K2,AIR"}));
+  EXPECT_EQ(h.L(3000, "+U", {"O", "K2", A2}), Out{"+I O,K2,A2|-"});
+  EXPECT_EQ(h.R(3000, "+U", {"K2", "SHIP"}), (Out{"-D O,K2,A2|-", "+I O,K2,A2|K2,SHIP"}));
+  EXPECT_EQ(h.R(4001, "+I", {"K1", "TRUCK"}), kNothing);
+  // The right row's own state expired, yet the left state answers the retraction.
+  EXPECT_EQ(h.R(4001, "-D", {"K2", "SHIP"}), (Out{"-D O,K2,A2|K2,SHIP", "+I O,K2,A2|-"}));
+  EXPECT_EQ(h.R(8001, "+I", {"K2", "RAIL"}), kNothing);  // left K2 last written at 4001
+}
+
+TEST(FlinkStreamingJoinTest, LeftOuterJoinWithStateRetentionDisabled) {
+  FlinkHarness h(true, false);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K1", A1}), Out{"+I O,K1,A1|-"});
+  EXPECT_EQ(h.L(1, "+I", {"O", "K2", A1}), Out{"+I O,K2,A1|-"});
+  EXPECT_EQ(h.R(1, "+I", {"K2", "AIR"}), (Out{"-D O,K2,A1|-", "+I O,K2,A1|K2,AIR"}));
+  EXPECT_EQ(h.L(3000, "+U", {"O", "K2", A2}), Out{"+I O,K2,A2|K2,AIR"});
+  EXPECT_EQ(h.R(3000, "+U", {"K2", "SHIP"}), Out{"+I O,K2,A2|K2,SHIP"});
+  EXPECT_EQ(h.R(4001, "+I", {"K1", "TRUCK"}), (Out{"-D O,K1,A1|-", "+I O,K1,A1|K1,TRUCK"}));
+  // Flink's newest rule: the replacing +U did not count twice, so the padded row comes back.
+  EXPECT_EQ(h.R(8001, "-D", {"K2", "SHIP"}), (Out{"-D O,K2,A2|K2,SHIP", "+I O,K2,A2|-"}));
+}
+
+TEST(FlinkStreamingJoinTest, RightOuterJoinWithDifferentStateRetentionTime) {
+  FlinkHarness h(false, true, 4000, 1000);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K2", A1}), kNothing);
+  EXPECT_EQ(h.R(4001, "+I", {"K2", "AIR"}), Out{"+I -|K2,AIR"});
+  EXPECT_EQ(h.R(4001, "+I", {"K1", "TRUCK"}), Out{"+I -|K1,TRUCK"});
+  EXPECT_EQ(h.L(5001, "+U", {"O", "K2", A2}), kNothing);
+  EXPECT_EQ(h.R(5001, "+U", {"K2", "SHIP"}), Out{"+I O,K2,A2|K2,SHIP"});
+  EXPECT_EQ(h.R(5001, "+U", {"K1", "RAIL"}), Out{"+I -|K1,RAIL"});
+  EXPECT_EQ(h.L(6000, "+U", {"O", "K1", A3}), (Out{"-D -|K1,RAIL", "+I O,K1,A3|K1,RAIL"}));
+  EXPECT_EQ(h.L(7000, "-D", {"O", "K1", A3}), kNothing);
+}
+
+TEST(FlinkStreamingJoinTest, RightOuterJoinWithStateRetentionDisabled) {
+  FlinkHarness h(false, true);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.L(1, "+I", {"O", "K2", A1}), kNothing);
+  EXPECT_EQ(h.R(4001, "+I", {"K2", "AIR"}), Out{"+I O,K2,A1|K2,AIR"});
+  EXPECT_EQ(h.R(10000, "+I", {"K1", "TRUCK"}), Out{"+I O,K1,A1|K1,TRUCK"});
+  EXPECT_EQ(h.L(20000, "+U", {"O", "K2", A2}), Out{"+I O,K2,A2|K2,AIR"});
+}
+
+// FLINK-40681's reproducers: an inner side's bare +U or repeated +I, then -D, must bring the
+// outer row's padded row back.
+TEST(FlinkStreamingJoinTest, LeftOuterInnerSideUpdateAfterThenDeleteRestoresPadding) {
+  FlinkHarness h(true, false);
+  EXPECT_EQ(h.L(0, "+I", {"O", "K1", A1}), Out{"+I O,K1,A1|-"});
+  EXPECT_EQ(h.R(0, "+I", {"K1", "AIR"}), (Out{"-D O,K1,A1|-", "+I O,K1,A1|K1,AIR"}));
+  EXPECT_EQ(h.R(0, "+U", {"K1", "SHIP"}), Out{"+I O,K1,A1|K1,SHIP"});
+  EXPECT_EQ(h.R(0, "-D", {"K1", "SHIP"}), (Out{"-D O,K1,A1|K1,SHIP", "+I O,K1,A1|-"}));
+}
+
+TEST(FlinkStreamingJoinTest, LeftOuterInnerSideDuplicateInsertThenDeleteRestoresPadding) {
+  FlinkHarness h(true, false);
+  EXPECT_EQ(h.L(0, "+I", {"O", "K1", A1}), Out{"+I O,K1,A1|-"});
+  EXPECT_EQ(h.R(0, "+I", {"K1", "AIR"}), (Out{"-D O,K1,A1|-", "+I O,K1,A1|K1,AIR"}));
+  EXPECT_EQ(h.R(0, "+I", {"K1", "AIR"}), Out{"+I O,K1,A1|K1,AIR"});
+  EXPECT_EQ(h.R(0, "-D", {"K1", "AIR"}), (Out{"-D O,K1,A1|K1,AIR", "+I O,K1,A1|-"}));
+}
+
+TEST(FlinkStreamingJoinTest, RightOuterInnerSideUpdateAfterThenDeleteRestoresPadding) {
+  FlinkHarness h(false, true);
+  EXPECT_EQ(h.R(0, "+I", {"K1", "AIR"}), Out{"+I -|K1,AIR"});
+  EXPECT_EQ(h.L(0, "+I", {"O", "K1", A1}), (Out{"-D -|K1,AIR", "+I O,K1,A1|K1,AIR"}));
+  EXPECT_EQ(h.L(0, "+U", {"O", "K1", A2}), Out{"+I O,K1,A2|K1,AIR"});
+  EXPECT_EQ(h.L(0, "-D", {"O", "K1", A2}), (Out{"-D O,K1,A2|K1,AIR", "+I -|K1,AIR"}));
+}
+
+TEST(FlinkStreamingJoinTest, FullOuterEitherSideUpdateAfterThenDeleteRestoresPadding) {
+  FlinkHarness right(true, true);
+  EXPECT_EQ(right.L(0, "+I", {"O", "K1", A1}), Out{"+I O,K1,A1|-"});
+  EXPECT_EQ(right.R(0, "+I", {"K1", "AIR"}), (Out{"-D O,K1,A1|-", "+I O,K1,A1|K1,AIR"}));
+  EXPECT_EQ(right.R(0, "+U", {"K1", "SHIP"}), Out{"+I O,K1,A1|K1,SHIP"});
+  EXPECT_EQ(right.R(0, "-D", {"K1", "SHIP"}), (Out{"-D O,K1,A1|K1,SHIP", "+I O,K1,A1|-"}));
+  FlinkHarness left(true, true);
+  EXPECT_EQ(left.R(0, "+I", {"K1", "AIR"}), Out{"+I -|K1,AIR"});
+  EXPECT_EQ(left.L(0, "+I", {"O", "K1", A1}), (Out{"-D -|K1,AIR", "+I O,K1,A1|K1,AIR"}));
+  EXPECT_EQ(left.L(0, "+U", {"O", "K1", A2}), Out{"+I O,K1,A2|K1,AIR"});
+  EXPECT_EQ(left.L(0, "-D", {"O", "K1", A2}), (Out{"-D O,K1,A2|K1,AIR", "+I -|K1,AIR"}));
+}
+
+// Flink's legacy full outer join harness test: rows (key, str), several per key, no unique key.
+class FullOuterDuplicates : public ::testing::Test {
+ protected:
+  explicit FullOuterDuplicates(const char* condition = nullptr) {
+    schema_.fields = std::make_shared<const Fields>(Fields{"key", "str"});
+    if (condition != nullptr) {
+      const ExprInput l{"l", "left", {*schema_.fields}}, r{"r", "right", {*schema_.fields}};
+      pairs_ = std::make_unique<BoundExpression>(SplitJoinCondition(condition, l, r).pairs->bound);
+    }
+    state_ = std::make_unique<ChangelogJoinState>(
+        ChangelogSide{true, false, 0, -1}, ChangelogSide{true, false, 0, -1}, pairs_.get(), rec_);
+  }
+  Out L(const char* kind, int64_t key, const char* str) {
+    return Send(JoinSide::kLeft, kind, key, str);
+  }
+  Out R(const char* kind, int64_t key, const char* str) {
+    return Send(JoinSide::kRight, kind, key, str);
+  }
+
+ private:
+  Out Send(JoinSide side, const char* kind, int64_t key, const char* str) {
+    const Tuple& t = tuples_.emplace_back(&schema_, 1, Values{key, str});
+    const KeyRef k = {&t.GetValue(0)};
+    state_->Process(side, *ParseRowKind(kind), k, HashKey(k), t, 0);
+    return rec_.Take();
+  }
+  topology::StreamSchema schema_;
+  std::unique_ptr<BoundExpression> pairs_;
+  Recorder rec_;
+  std::deque<Tuple> tuples_;
+  std::unique_ptr<ChangelogJoinState> state_;
+};
+
+TEST_F(FullOuterDuplicates, WithoutACondition) {
+  EXPECT_EQ(L("+I", 1, "bbb"), Out{"+I 1,bbb|-"});
+  EXPECT_EQ(L("+I", 1, "ccc"), Out{"+I 1,ccc|-"});
+  EXPECT_EQ(R("+I", 2, "bbb"), Out{"+I -|2,bbb"});
+  EXPECT_EQ(R("+I", 2, "ccc"), Out{"+I -|2,ccc"});
+  EXPECT_EQ(L("+I", 2, "aaa"),
+            (Out{"-D -|2,bbb", "-D -|2,ccc", "+I 2,aaa|2,bbb", "+I 2,aaa|2,ccc"}));
+  EXPECT_EQ(L("+I", 2, "ddd"), (Out{"+I 2,ddd|2,bbb", "+I 2,ddd|2,ccc"}));
+  EXPECT_EQ(R("+I", 1, "aaa"),
+            (Out{"-D 1,bbb|-", "-D 1,ccc|-", "+I 1,bbb|1,aaa", "+I 1,ccc|1,aaa"}));
+  EXPECT_EQ(R("+I", 1, "ddd"), (Out{"+I 1,bbb|1,ddd", "+I 1,ccc|1,ddd"}));
+  EXPECT_EQ(L("-D", 2, "aaa"), (Out{"-D 2,aaa|2,bbb", "-D 2,aaa|2,ccc"}));
+  EXPECT_EQ(L("-D", 2, "ddd"),
+            (Out{"-D 2,ddd|2,bbb", "-D 2,ddd|2,ccc", "+I -|2,bbb", "+I -|2,ccc"}));
+  EXPECT_EQ(R("-D", 1, "aaa"), (Out{"-D 1,bbb|1,aaa", "-D 1,ccc|1,aaa"}));
+  EXPECT_EQ(R("-D", 1, "ddd"),
+            (Out{"-D 1,bbb|1,ddd", "-D 1,ccc|1,ddd", "+I 1,bbb|-", "+I 1,ccc|-"}));
+}
+
+TEST_F(FullOuterDuplicates, IdenticalRowsAreCountedAndPaddedPerCopy) {
+  EXPECT_EQ(L("+I", 1, "bbb"), Out{"+I 1,bbb|-"});
+  EXPECT_EQ(L("+I", 1, "bbb"), Out{"+I 1,bbb|-"});
+  EXPECT_EQ(R("+I", 1, "aaa"),
+            (Out{"-D 1,bbb|-", "-D 1,bbb|-", "+I 1,bbb|1,aaa", "+I 1,bbb|1,aaa"}));
+  EXPECT_EQ(R("-D", 1, "aaa"),
+            (Out{"-D 1,bbb|1,aaa", "-D 1,bbb|1,aaa", "+I 1,bbb|-", "+I 1,bbb|-"}));
+  EXPECT_EQ(L("-D", 1, "bbb"), Out{"-D 1,bbb|-"});  // one copy left
+  EXPECT_EQ(L("-D", 1, "bbb"), Out{"-D 1,bbb|-"});
+  EXPECT_EQ(R("+I", 1, "zzz"), Out{"+I -|1,zzz"});  // nothing left on the left
+}
+
+class FullOuterDuplicatesWithCondition : public FullOuterDuplicates {
+ protected:
+  FullOuterDuplicatesWithCondition() : FullOuterDuplicates("left:str < right:str") {}
+};
+
+TEST_F(FullOuterDuplicatesWithCondition, PairsFailingTheConditionAreNoMatch) {
+  EXPECT_EQ(L("+I", 1, "bbb"), Out{"+I 1,bbb|-"});
+  EXPECT_EQ(L("+I", 1, "ccc"), Out{"+I 1,ccc|-"});
+  EXPECT_EQ(R("+I", 2, "bbb"), Out{"+I -|2,bbb"});
+  EXPECT_EQ(R("+I", 2, "ccc"), Out{"+I -|2,ccc"});
+  EXPECT_EQ(L("+I", 2, "aaa"),
+            (Out{"-D -|2,bbb", "-D -|2,ccc", "+I 2,aaa|2,bbb", "+I 2,aaa|2,ccc"}));
+  EXPECT_EQ(L("+I", 2, "ddd"), Out{"+I 2,ddd|-"});  // same key, no pair passes
+  EXPECT_EQ(R("+I", 1, "aaa"), Out{"+I -|1,aaa"});  // bbb, ccc are not < aaa
+  EXPECT_EQ(R("+I", 1, "ddd"),
+            (Out{"-D 1,bbb|-", "-D 1,ccc|-", "+I 1,bbb|1,ddd", "+I 1,ccc|1,ddd"}));
+  EXPECT_EQ(L("-D", 2, "aaa"),
+            (Out{"-D 2,aaa|2,bbb", "-D 2,aaa|2,ccc", "+I -|2,bbb", "+I -|2,ccc"}));
+  EXPECT_EQ(R("-D", 1, "ddd"),
+            (Out{"-D 1,bbb|1,ddd", "-D 1,ccc|1,ddd", "+I 1,bbb|-", "+I 1,ccc|-"}));
+}
+
+}  // namespace
+}  // namespace tempest::bolts
