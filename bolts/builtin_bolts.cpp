@@ -8,6 +8,7 @@
 #include "bolts/identity_bolt.h"
 #include "bolts/join/interval_join_bolt_yaml.h"
 #include "bolts/join/join_bolt_yaml.h"
+#include "bolts/join/symmetric_hash_join_bolt_yaml.h"
 #include "bolts/log_info_bolt.h"
 #include "bolts/null_bolt.h"
 #include "bolts/stdout_sink.h"
@@ -122,6 +123,7 @@ void RegisterBuiltinBolts(topology::ComponentRegistry& registry) {
   });
   registry.AddBolt("JoinBolt", MakeJoinBolt);
   registry.AddBolt("IntervalJoinBolt", MakeIntervalJoinBolt);
+  registry.AddBolt("SymmetricHashJoinBolt", MakeSymmetricHashJoinBolt);
   registry.AddBolt<StdoutSink>("StdoutSink");
   registry.AddBolt<TestWordCounter>("TestWordCounter");
   registry.AddBolt<LogInfoBolt>("LogInfoBolt");

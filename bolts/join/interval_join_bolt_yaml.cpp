@@ -38,16 +38,6 @@ IntervalJoinInput ReadSide(ConfigReader& c, const char* key, SideNodes& nodes) {
   return in;
 }
 
-// Runs `check`, turning its std::invalid_argument into a ConfigError at `node`.
-template <class F>
-void At(const ConfigNode& node, F&& check) {
-  try {
-    check();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(node, e.what());
-  }
-}
-
 }  // namespace
 
 topology::BoltFactory MakeIntervalJoinBolt(ConfigReader& c,
@@ -57,7 +47,7 @@ topology::BoltFactory MakeIntervalJoinBolt(ConfigReader& c,
   SideNodes left_nodes, right_nodes;
   config.left = ReadSide(c, "left", left_nodes);
   config.right = ReadSide(c, "right", right_nodes);
-  At(*right_nodes.map, [&] {
+  CheckAt(*right_nodes.map, [&] {
     if (config.left.name == config.right.name) {
       throw std::invalid_argument(fmt::format(
           "'{}' is already part of join. Cannot join with it more than once.", config.right.name));
@@ -91,7 +81,7 @@ topology::BoltFactory MakeIntervalJoinBolt(ConfigReader& c,
   const ConfigNode* bolt_late = c.Node("late_stream");
 
   // The checks, each at the node a user would fix.
-  At(*lower, [&] {
+  CheckAt(*lower, [&] {
     if (config.lower_bound_ms > config.upper_bound_ms) ValidateIntervalJoinBoltConfig(config);
     const IntervalBounds b = EffectiveBounds(config);
     if (b.lower > b.upper) ValidateIntervalJoinBoltConfig(config);
@@ -105,8 +95,8 @@ topology::BoltFactory MakeIntervalJoinBolt(ConfigReader& c,
                                     side->name));
     }
   }
-  At(*select, [&] { ValidateIntervalJoinBoltConfig(config); });
-  At(c.node(), [&] {
+  CheckAt(*select, [&] { ValidateIntervalJoinBoltConfig(config); });
+  CheckAt(c.node(), [&] {
     JoinBoltConfig as_join;  // the grouping and input-name checks are the N-way join's
     as_join.selector = config.selector;
     as_join.from = {config.left.name, config.left.key};
@@ -146,15 +136,15 @@ topology::BoltFactory MakeIntervalJoinBolt(ConfigReader& c,
                                   config.left.name, fields[0].ToString(), config.right.name,
                                   fields[1].ToString()));
   }
-  At(*select, [&] {
+  CheckAt(*select, [&] {
     ValidateIntervalJoinInputs(config, context.parallelism, context.inputs, context.groupings);
   });
   if (context.topology != nullptr) {
     const IntervalBounds b = EffectiveBounds(config);
-    At(b.upper >= -b.lower ? *upper : *lower,
-       [&] { ValidateIntervalJoinFitsTopology(config, *context.topology); });
+    CheckAt(b.upper >= -b.lower ? *upper : *lower,
+            [&] { ValidateIntervalJoinFitsTopology(config, *context.topology); });
   }
-  At(c.node(), [&] { IntervalJoinBolt check(config, fields[0], fields[1]); });
+  CheckAt(c.node(), [&] { IntervalJoinBolt check(config, fields[0], fields[1]); });
   return [config, left = fields[0], right = fields[1]] {
     return std::make_unique<IntervalJoinBolt>(config, left, right);
   };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,16 @@ JoinSelector ReadJoinSelector(topology::ConfigReader& r);
 // The map at `key`, required; `expected` says what it should hold.
 const topology::ConfigNode& RequiredMap(topology::ConfigReader& r, const char* key,
                                         const char* expected);
+
+// Runs `check`, turning its std::invalid_argument into a ConfigError at `node`: a check of the
+// config struct reported at the YAML node a user would fix.
+template <class F>
+void CheckAt(const topology::ConfigNode& node, F&& check) {
+  try {
+    check();
+  } catch (const std::invalid_argument& e) {
+    throw topology::ConfigError(node, e.what());
+  }
+}
 
 }  // namespace tempest::bolts

@@ -1,0 +1,167 @@
+// SymmetricHashJoinBolt in changelog mode, through a fake collector: `_op` read from the inputs
+// (absent: +I; a bad one reported and dropped), passed through by inner joins, outputs anchored
+// to the input and inputs acked at once, state_ttl_ms on an injected clock, pre-join filters and
+// null keys on a preserved side padded at once, and the refusals of what is not built yet.
+#include "bolts/join/symmetric_hash_join_bolt.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "../../support/builtin_test_support.h"
+
+namespace tempest::bolts {
+namespace {
+
+using testing::FakeBoltCollector;
+using topology::Fields;
+using topology::Tuple;
+using topology::Value;
+using topology::Values;
+
+// Streams "orders" [id, who, _op] and "payments" [id, amount, _op] of component "src".
+class Harness {
+ public:
+  Harness() {
+    spec_ = std::make_shared<topology::TopologySpec>();
+    topology::ComponentSpec src;
+    src.id = "src";
+    src.kind = topology::ComponentKind::kSpout;
+    topology::ComponentSpec bolt;
+    bolt.id = "join";
+    for (const auto& [name, fields] : {std::pair{"orders", Fields{"id", "who", "_op"}},
+                                       {"payments", Fields{"id", "amount", "_op"}}}) {
+      auto schema = std::make_shared<topology::StreamSchema>();
+      schema->component = "src";
+      schema->stream = name;
+      schema->fields = std::make_shared<const Fields>(fields);
+      src.streams.push_back(schema);
+      schemas_[name] = schema.get();
+      topology::GroupingSpec g;
+      g.type = topology::GroupingType::kGlobal;
+      bolt.inputs.push_back({topology::GlobalStreamId{"src", name}, g});
+    }
+    spec_->components.push_back(src);
+    spec_->components.push_back(bolt);
+  }
+
+  void Start(SymmetricHashJoinBoltConfig c) {
+    bolt_ = std::make_unique<SymmetricHashJoinBolt>(std::move(c), [this] { return now; });
+    auto layout = std::make_shared<const topology::TaskLayout>(*spec_);
+    context_ =
+        std::make_unique<topology::TopologyContext>(spec_, layout, layout->TasksOf("join").front());
+    bolt_->Prepare(*context_, out);
+  }
+  // The rows emitted by this input, as "op id,who,amount".
+  std::vector<std::string> Send(const std::string& stream, Values v) {
+    const std::size_t before = out.emitted.size();
+    bolt_->Execute(Tuple(schemas_.at(stream), 1, std::move(v)));
+    std::vector<std::string> rows;
+    for (std::size_t i = before; i < out.emitted.size(); ++i) {
+      const Values& r = out.emitted[i].values;
+      rows.push_back(r[3].AsString() + " " + r[0].ToString() + "," + r[1].ToString() + "," +
+                     r[2].ToString());
+    }
+    return rows;
+  }
+
+  int64_t now = 0;
+  FakeBoltCollector out;
+
+ private:
+  std::shared_ptr<topology::TopologySpec> spec_;
+  std::map<std::string, const topology::StreamSchema*> schemas_;
+  std::unique_ptr<topology::TopologyContext> context_;
+  std::unique_ptr<SymmetricHashJoinBolt> bolt_;
+};
+
+SymmetricHashJoinBoltConfig Config(SymmetricJoinType type, std::string condition = "") {
+  SymmetricHashJoinBoltConfig c;
+  c.selector = JoinSelector::kStream;
+  c.left = {"orders", {"id"}};
+  c.right = {"payments", {"id"}};
+  c.type = type;
+  c.mode = SymmetricJoinMode::kChangelog;
+  c.condition = std::move(condition);
+  c.select = "orders:id, who, amount";
+  return c;
+}
+
+using Rows = std::vector<std::string>;
+const Value kNull;
+
+TEST(SymmetricHashJoinBoltTest, InnerJoinPassesUpdatesThroughAndAcksEveryInputAtOnce) {
+  Harness h;
+  h.Start(Config(SymmetricJoinType::kInner));
+  EXPECT_EQ(h.Send("orders", {1, "ann", kNull}), Rows{});  // no _op: +I
+  EXPECT_EQ(h.Send("payments", {1, 30, "+I"}), Rows{"+I 1,\"ann\",30"});
+  EXPECT_EQ(h.Send("payments", {1, 30, "-U"}), Rows{"-U 1,\"ann\",30"});
+  EXPECT_EQ(h.Send("payments", {1, 35, "+U"}), Rows{"+U 1,\"ann\",35"});
+  EXPECT_EQ(h.out.acked.size(), 4u);
+  EXPECT_EQ(h.out.emitted.back().anchors.size(), 1u);  // the input that caused it
+}
+
+TEST(SymmetricHashJoinBoltTest, ABadOpIsReportedAckedAndDropped) {
+  Harness h;
+  h.Start(Config(SymmetricJoinType::kInner));
+  EXPECT_EQ(h.Send("orders", {1, "ann", "upsert"}), Rows{});
+  ASSERT_EQ(h.out.errors.size(), 1u);
+  EXPECT_EQ(h.out.errors[0],
+            "tuple src:orders[1] [1,\"ann\",\"upsert\"] has _op \"upsert\": expected +I, -U, +U "
+            "or -D (or none); acked and dropped");
+  EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.Send("payments", {1, 30, "+I"}), Rows{});  // the order was not stored
+}
+
+TEST(SymmetricHashJoinBoltTest, FullJoinRetractsPaddedRowsAndBringsThemBack) {
+  Harness h;
+  h.Start(Config(SymmetricJoinType::kFull));
+  EXPECT_EQ(h.Send("payments", {1, 30, "+I"}), Rows{"+I null,null,30"});
+  EXPECT_EQ(h.Send("orders", {1, "ann", "+I"}), (Rows{"-D null,null,30", "+I 1,\"ann\",30"}));
+  EXPECT_EQ(h.Send("orders", {1, "ann", "-D"}), (Rows{"-D 1,\"ann\",30", "+I null,null,30"}));
+}
+
+TEST(SymmetricHashJoinBoltTest, PreJoinFiltersAndNullKeysPadAPreservedSideAtOnce) {
+  Harness h;
+  h.Start(Config(SymmetricJoinType::kLeft, "who != 'test' AND payments:amount > 0"));
+  EXPECT_EQ(h.Send("orders", {2, "test", "+I"}), Rows{"+I 2,\"test\",null"});
+  EXPECT_EQ(h.Send("payments", {2, 5, "+I"}), Rows{});  // order 2 was never stored
+  EXPECT_EQ(h.Send("orders", {2, "test", "-D"}), Rows{"-D 2,\"test\",null"});
+  EXPECT_EQ(h.Send("orders", {kNull, "bob", "+I"}), Rows{"+I null,\"bob\",null"});
+  EXPECT_EQ(h.Send("orders", {3, "cat", "+I"}), Rows{"+I 3,\"cat\",null"});
+  EXPECT_EQ(h.Send("payments", {3, -1, "+I"}), Rows{});  // fails amount > 0: never stored
+  EXPECT_EQ(h.Send("payments", {3, 4, "+I"}), (Rows{"-D 3,\"cat\",null", "+I 3,\"cat\",4"}));
+}
+
+TEST(SymmetricHashJoinBoltTest, RowsExpireSilentlyAfterTheTtlFromTheirLastWrite) {
+  Harness h;
+  SymmetricHashJoinBoltConfig c = Config(SymmetricJoinType::kInner);
+  c.state_ttl_ms = 1000;
+  h.Start(c);
+  h.now = 0;
+  EXPECT_EQ(h.Send("orders", {1, "ann", "+I"}), Rows{});
+  h.now = 999;
+  EXPECT_EQ(h.Send("payments", {1, 30, "+I"}), Rows{"+I 1,\"ann\",30"});
+  h.now = 1000;  // the order, written at 0, is gone
+  EXPECT_EQ(h.Send("payments", {1, 40, "+I"}), Rows{});
+}
+
+TEST(SymmetricHashJoinBoltTest, WhatIsNotBuiltYetIsRefusedSayingSo) {
+  SymmetricHashJoinBoltConfig append = Config(SymmetricJoinType::kInner);
+  append.mode = SymmetricJoinMode::kAppend;
+  EXPECT_THROW(SymmetricHashJoinBolt{append}, std::invalid_argument);
+  EXPECT_THROW(SymmetricHashJoinBolt{Config(SymmetricJoinType::kLeftAnti)}, std::invalid_argument);
+  SymmetricHashJoinBoltConfig op = Config(SymmetricJoinType::kInner);
+  op.select = "orders:id, _op";
+  try {
+    SymmetricHashJoinBolt bolt(op);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "select: \"_op\" is added to every output row; select an input's own as "
+                 "\"name:_op AS other_name\"");
+  }
+}
+
+}  // namespace
+}  // namespace tempest::bolts
