@@ -70,6 +70,9 @@ struct ChangelogJoinState::Impl {
   ChangelogJoinSink& sink;
   std::unordered_map<topology::Values, KeyEntry, KeyHash> keys;
   std::size_t held[2] = {0, 0};
+  // Per-call scratch, kept for its capacity: the lookup key and the matching rows.
+  topology::Values key_scratch;
+  std::vector<std::size_t> matches;
 
   Impl(ChangelogSide l, ChangelogSide r, const BoundExpression* p, ChangelogJoinSink& s)
       : sides{l, r}, pairs(p), sink(s) {}
@@ -97,16 +100,23 @@ struct ChangelogJoinState::Impl {
 
   void Process(int s, RowKind kind, const KeyRef& key, const Tuple& row, int64_t now) {
     const int o = 1 - s;
-    topology::Values k;
-    for (const topology::Value* v : key) k.push_back(*v);
-    KeyEntry& entry = keys[k];
+    key_scratch.clear();
+    for (const topology::Value* v : key) key_scratch.push_back(*v);
+    auto it = keys.find(key_scratch);
+    if (it == keys.end()) it = keys.emplace(key_scratch, KeyEntry()).first;
+    Apply(s, o, kind, it->second, row, now);
+    // A key with nothing left is forgotten, so retracted keys do not pile up.
+    if (it->second.sides[0].empty() && it->second.sides[1].empty()) keys.erase(it);
+  }
+
+  void Apply(int s, int o, RowKind kind, KeyEntry& entry, const Tuple& row, int64_t now) {
     Purge(entry.sides[0], 0, now);
     Purge(entry.sides[1], 1, now);
     std::vector<Stored>& own = entry.sides[s];
     std::vector<Stored>& other = entry.sides[o];
 
     // The other side's rows that pair with this one, and how many copies they are.
-    std::vector<std::size_t> matches;
+    matches.clear();
     int64_t copies = 0;
     for (std::size_t i = 0; i < other.size(); ++i) {
       if (pairs != nullptr) {
@@ -219,10 +229,12 @@ ChangelogJoinState::ChangelogJoinState(ChangelogSide left, ChangelogSide right,
 
 ChangelogJoinState::~ChangelogJoinState() = default;
 
-void ChangelogJoinState::Process(JoinSide side, RowKind kind, const KeyRef& key, uint64_t,
-                                 const Tuple& row, int64_t now) {
+void ChangelogJoinState::Process(JoinSide side, RowKind kind, const KeyRef& key, const Tuple& row,
+                                 int64_t now) {
   impl_->Process(side == JoinSide::kLeft ? 0 : 1, kind, key, row, now);
 }
+
+std::size_t ChangelogJoinState::keys() const noexcept { return impl_->keys.size(); }
 
 std::size_t ChangelogJoinState::rows(JoinSide side) const noexcept {
   return impl_->held[side == JoinSide::kLeft ? 0 : 1];

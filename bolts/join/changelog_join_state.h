@@ -58,13 +58,15 @@ class ChangelogJoinState {
   ChangelogJoinState(const ChangelogJoinState&) = delete;
   ChangelogJoinState& operator=(const ChangelogJoinState&) = delete;
 
-  // One input row of `side` with join key `key` (not null; `hash` = HashKey(key)) at processing
-  // time `now`.
-  void Process(JoinSide side, RowKind kind, const KeyRef& key, uint64_t hash,
-               const topology::Tuple& row, int64_t now);
+  // One input row of `side` with join key `key` (not null) at processing time `now`.
+  void Process(JoinSide side, RowKind kind, const KeyRef& key, const topology::Tuple& row,
+               int64_t now);
 
-  // Rows a side holds (identical rows once each; expired ones until a key is touched again).
+  // Rows a side holds (identical rows once each). An expired row is dropped when its key is
+  // next touched: a key never seen again keeps its expired rows (no background cleanup yet).
   std::size_t rows(JoinSide side) const noexcept;
+  // Keys that hold a row on either side.
+  std::size_t keys() const noexcept;
 
  private:
   struct Impl;

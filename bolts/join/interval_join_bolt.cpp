@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -166,7 +165,6 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     late_[0] = config_.left.late_stream.empty() ? config_.late_stream : config_.left.late_stream;
     late_[1] = config_.right.late_stream.empty() ? config_.late_stream : config_.right.late_stream;
     sources_ = context.GetThisSources();
-    max_ts_.assign(sources_.size(), std::numeric_limits<int64_t>::min());
     now_ = clock_();
     tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
                      now_);
@@ -189,12 +187,12 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
       state_.Drain();
       return;
     }
-    tracker_->Touch(src.stream, now_);
-    tracker_->Track(src.stream, *ts);
     // With watermark_interval_ms 0 the watermark can only move when a stream's largest
     // timestamp does (idleness and ended inputs are judged on ticks and OnSourceEnded).
-    const bool raised = *ts > max_ts_[static_cast<std::size_t>(src.stream)];
-    if (raised) max_ts_[static_cast<std::size_t>(src.stream)] = *ts;
+    const std::optional<int64_t> before = tracker_->max_ts(src.stream);
+    const bool raised = !before || *ts > *before;
+    tracker_->Touch(src.stream, now_);
+    tracker_->Track(src.stream, *ts);
     if (state_.IsLate(*ts)) {
       Late(input, src.side);
     } else {
@@ -396,8 +394,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
   std::string component_;
   int task_ = 0;
   std::vector<topology::GlobalStreamId> sources_;
-  std::vector<int64_t> max_ts_;  // per stream: the largest timestamp seen
-  std::deque<Source> schemas_;   // stable references: SourceOf hands them out
+  std::deque<Source> schemas_;  // stable references: SourceOf hands them out
   const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
   const InputPlan* last_plan_[2] = {nullptr, nullptr};
   std::vector<std::string> reported_;

@@ -188,8 +188,8 @@ class SymmetricHashJoinBolt::Impl final : private ChangelogJoinSink {
       keep = filter->bound.Holds(one);
     }
     if (keep && ExtractKey(input, src.plan->key_index, plan_.keys[src.plan->position], key_)) {
-      state_->Process(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, kind, key_, HashKey(key_),
-                      input, config_.state_ttl_ms > 0 ? clock_() : 0);
+      state_->Process(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, kind, key_, input,
+                      config_.state_ttl_ms > 0 ? clock_() : 0);
     } else if (preserved_[src.side]) {
       // Never stored, never matched: padded at once (and its retraction retracts that row).
       const RowKind padded = IsAccumulate(kind) ? RowKind::kInsert : RowKind::kDelete;
@@ -229,11 +229,16 @@ class SymmetricHashJoinBolt::Impl final : private ChangelogJoinSink {
   void Emit(RowKind kind, const Tuple* left, const Tuple* right) override {
     topology::Values row;
     row.reserve(plan_.select.size() + 1);
+    const Tuple* tuples[2] = {left, right};
+    const InputPlan* plans[2] = {left != nullptr ? SourceOf(*left).plan : nullptr,
+                                 right != nullptr ? SourceOf(*right).plan : nullptr};
     for (std::size_t f = 0; f < plan_.select.size(); ++f) {
       const SelectPlan& sel = plan_.select[f];
-      const Tuple* t = sel.input == 0 ? left : right;
+      const int side = sel.input == 0 ? 0 : 1;
       const Value* v = nullptr;
-      if (t != nullptr) v = LookupPath(*t, SourceOf(*t).plan->select_index[f], sel.path);
+      if (tuples[side] != nullptr) {
+        v = LookupPath(*tuples[side], plans[side]->select_index[f], sel.path);
+      }
       row.push_back(v != nullptr ? *v : Value());
     }
     row.emplace_back(std::string(RowKindName(kind)));

@@ -24,6 +24,8 @@ class WatermarkTracker {
   // The stream has delivered a tuple at `now` (it is not idle); Track does not read the clock.
   void Touch(int stream, int64_t now) { streams_[stream].last_active = now; }
   void End(int stream) { streams_[stream].ended = true; }
+  // The largest timestamp the stream has delivered (none yet: nullopt).
+  std::optional<int64_t> max_ts(int stream) const noexcept { return streams_[stream].max_ts; }
   // Recomputes at `now` (idleness is judged then); returns the watermark if it advanced.
   std::optional<int64_t> Advance(int64_t now);
 

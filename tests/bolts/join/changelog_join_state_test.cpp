@@ -66,7 +66,7 @@ class FlinkHarness {
     const Tuple& t =
         tuples_.emplace_back(side == JoinSide::kLeft ? &left_ : &right_, 1, std::move(values));
     const KeyRef key = {&t.GetValue(key_field)};
-    state_->Process(side, *ParseRowKind(kind), key, HashKey(key), t, now);
+    state_->Process(side, *ParseRowKind(kind), key, t, now);
     return rec.Take();
   }
   topology::StreamSchema left_, right_;
@@ -220,11 +220,13 @@ class FullOuterDuplicates : public ::testing::Test {
     return Send(JoinSide::kRight, kind, key, str);
   }
 
+  const ChangelogJoinState& state() const { return *state_; }
+
  private:
   Out Send(JoinSide side, const char* kind, int64_t key, const char* str) {
     const Tuple& t = tuples_.emplace_back(&schema_, 1, Values{key, str});
     const KeyRef k = {&t.GetValue(0)};
-    state_->Process(side, *ParseRowKind(kind), k, HashKey(k), t, 0);
+    state_->Process(side, *ParseRowKind(kind), k, t, 0);
     return rec_.Take();
   }
   topology::StreamSchema schema_;
@@ -263,6 +265,10 @@ TEST_F(FullOuterDuplicates, IdenticalRowsAreCountedAndPaddedPerCopy) {
   EXPECT_EQ(L("-D", 1, "bbb"), Out{"-D 1,bbb|-"});  // one copy left
   EXPECT_EQ(L("-D", 1, "bbb"), Out{"-D 1,bbb|-"});
   EXPECT_EQ(R("+I", 1, "zzz"), Out{"+I -|1,zzz"});  // nothing left on the left
+  EXPECT_EQ(state().keys(), 1u);
+  EXPECT_EQ(R("-D", 1, "zzz"), Out{"-D -|1,zzz"});
+  EXPECT_EQ(state().keys(), 0u);  // a key with nothing left is forgotten
+  EXPECT_EQ(state().rows(JoinSide::kLeft) + state().rows(JoinSide::kRight), 0u);
 }
 
 class FullOuterDuplicatesWithCondition : public FullOuterDuplicates {
