@@ -60,6 +60,15 @@ std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
     if (c.dropped > 0)
       out += fmt::format("{}: {} inputs dropped (late or without a timestamp)\n", c.id, c.dropped);
   }
+  // Bolts that reported gauges (ReportGauge), each summed over the component's tasks.
+  for (const runtime::ComponentSummary& c : summary.components) {
+    if (c.gauges.empty()) continue;
+    std::string line;
+    for (const auto& [name, value] : c.gauges) {
+      line += fmt::format("{}{} {}", line.empty() ? "" : ", ", name, value);
+    }
+    out += fmt::format("{}: {}\n", c.id, line);
+  }
   // Spouts whose tuples were tracked (acker tasks ran): what became of their tuple trees.
   for (const runtime::ComponentSummary& c : summary.components) {
     if (c.complete_latency.Total() == 0 && c.timed_out == 0 && c.replayed == 0 && c.pending == 0) {

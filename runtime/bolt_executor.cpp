@@ -273,6 +273,9 @@ class BoltExecutor final : public TaskExecutor,
   }
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
   void ReportDropped(uint64_t count) override { TaskMetrics::Bump(metrics_.dropped, count); }
+  void ReportGauge(std::string_view name, uint64_t value) override {
+    metrics_.SetGauge(name, value);
+  }
 
   const std::vector<int> upstream_;                 // ascending
   std::vector<bool> ended_;                         // by position in upstream_: end-of-stream came

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/post.hpp>
@@ -489,6 +490,17 @@ class ProcessCluster::Supervisor {
     into.timed_out += c.timed_out;
     into.replayed += c.replayed;
     into.pending += c.pending;
+    // Gauges are levels, not counts: a later incarnation's value replaces an earlier one's
+    // (a gauge it has not reported yet keeps the dead incarnation's last value).
+    for (const auto& [name, value] : c.gauges) {
+      auto it = std::find_if(into.gauges.begin(), into.gauges.end(),
+                             [&](const auto& g) { return g.first == name; });
+      if (it == into.gauges.end()) {
+        into.gauges.emplace_back(name, value);
+      } else {
+        it->second = value;
+      }
+    }
     std::map<uint64_t, uint64_t> merged;
     for (std::size_t i = 0; i + 1 < into.latency.size(); i += 2) {
       merged[into.latency[i]] += into.latency[i + 1];
@@ -635,6 +647,7 @@ class ProcessCluster::Supervisor {
         }
         s.queue_high_water = c.queue_high_water;
         s.blocked_pushes = c.blocked_pushes;
+        s.gauges = std::move(c.gauges);
         s.finished = finished_.count(t) > 0;
         tasks.push_back(std::move(s));
       }

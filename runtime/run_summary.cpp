@@ -1,5 +1,7 @@
 #include "runtime/run_summary.h"
 
+#include <algorithm>
+
 namespace tempest::runtime {
 
 const ComponentSummary* RunSummary::Find(std::string_view id) const noexcept {
@@ -28,6 +30,15 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
       cs.replayed += t.replayed;
       cs.pending += t.pending;
       cs.complete_latency.Merge(t.complete_latency);
+      for (const auto& [name, value] : t.gauges) {
+        auto it = std::find_if(cs.gauges.begin(), cs.gauges.end(),
+                               [&](const auto& g) { return g.first == name; });
+        if (it == cs.gauges.end()) {
+          cs.gauges.emplace_back(name, value);
+        } else {
+          it->second += value;
+        }
+      }
     }
     summary.components.push_back(std::move(cs));
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "runtime/latency_histogram.h"
@@ -44,6 +45,8 @@ struct ComponentSummary {
   uint64_t replayed = 0;
   uint64_t pending = 0;
   LatencyCounts complete_latency;
+  // Bolts: named gauges (ReportGauge), each summed over the tasks, in first-reported order.
+  std::vector<std::pair<std::string, uint64_t>> gauges;
 };
 
 struct RunSummary {
@@ -68,6 +71,7 @@ struct TaskSnapshot {
   std::size_t queue_high_water = 0;                   // most tuples ever queued for this task
   uint64_t blocked_pushes = 0;  // times a producer waited for room in its queue
   bool finished = false;        // the task has ended (end-of-stream, or stopped)
+  std::vector<std::pair<std::string, uint64_t>> gauges;  // ReportGauge, latest value per name
 };
 
 // Totals per component (in spec order) of the given task counters; the other fields are left for

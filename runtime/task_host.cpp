@@ -110,6 +110,7 @@ std::vector<TaskSnapshot> TaskHost::Snapshot() const {
     s.queue_high_water = q.high_water_tuples;
     s.blocked_pushes = q.blocked_pushes;
     s.finished = m.finished.load();
+    s.gauges = m.Gauges();
     out.push_back(std::move(s));
   }
   return out;

@@ -2,6 +2,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "runtime/latency_histogram.h"
 
@@ -23,12 +28,33 @@ struct TaskMetrics {
   LatencyHistogram complete_latency;   // emit -> tree completed, per acked message id
   std::atomic<bool> finished{false};   // the task's thread is done (set before TaskFinished)
 
+  // Named gauges a bolt reports (ReportGauge), in first-reported order. Set rarely (ticks, end
+  // of stream), so a lock is cheaper to reason about than anything lock-free.
+  void SetGauge(std::string_view name, uint64_t value) {
+    std::lock_guard lock(gauges_mu_);
+    for (auto& [n, v] : gauges_) {
+      if (n == name) {
+        v = value;
+        return;
+      }
+    }
+    gauges_.emplace_back(std::string(name), value);
+  }
+  std::vector<std::pair<std::string, uint64_t>> Gauges() const {
+    std::lock_guard lock(gauges_mu_);
+    return gauges_;
+  }
+
   static void Bump(std::atomic<uint64_t>& counter, uint64_t by = 1) noexcept {
     counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
   }
   static void Store(std::atomic<uint64_t>& gauge, uint64_t value) noexcept {
     gauge.store(value, std::memory_order_relaxed);
   }
+
+ private:
+  mutable std::mutex gauges_mu_;
+  std::vector<std::pair<std::string, uint64_t>> gauges_;
 };
 
 }  // namespace tempest::runtime

@@ -60,6 +60,7 @@ std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& t
     c.timed_out = t.timed_out;
     c.replayed = t.replayed;
     c.pending = t.pending;
+    c.gauges = t.gauges;
     for (std::size_t b = 0; b < t.complete_latency.counts.size(); ++b) {
       if (t.complete_latency.counts[b] == 0) continue;
       c.latency.push_back(b);

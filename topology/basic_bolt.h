@@ -21,6 +21,8 @@ class BasicOutputCollector {
   }
   void ResetTimeout() { out_.ResetTimeout(*input_); }
   void ReportError(std::string_view message) { out_.ReportError(message); }
+  void ReportDropped(uint64_t count = 1) { out_.ReportDropped(count); }
+  void ReportGauge(std::string_view name, uint64_t value) { out_.ReportGauge(name, value); }
 
   void SetInput(const Tuple* input) noexcept { input_ = input; }
 

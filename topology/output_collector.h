@@ -69,6 +69,13 @@ class OutputCollector {
   // Counts inputs this bolt dropped on purpose after acking them (late tuples without a late
   // stream, tuples without a timestamp); the run summary shows them as `dropped`.
   virtual void ReportDropped(uint64_t count = 1) { (void)count; }
+  // Sets a named gauge of this task (e.g. rows a join holds); the run summary shows each gauge
+  // summed over the component's tasks. Meant for occasional calls (ticks, end of stream), not
+  // per tuple: it takes a lock and may allocate.
+  virtual void ReportGauge(std::string_view name, uint64_t value) {
+    (void)name;
+    (void)value;
+  }
 
  protected:
   // direct_task < 0: route by the stream's groupings.

@@ -15,8 +15,10 @@ struct StringSink {
   void write(const char* data, std::size_t size) { out->append(data, size); }
 };
 
-constexpr uint64_t kControlVersion = 1;
+// Version 2: task counters carry their gauges (a 14th part).
+constexpr uint64_t kControlVersion = 2;
 constexpr uint32_t kParts = 13;
+constexpr uint32_t kCounterParts = 14;
 
 void PackString(msgpack::packer<StringSink>& pk, const std::string& s) {
   pk.pack_str(static_cast<uint32_t>(s.size()));
@@ -53,7 +55,7 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
   pk.pack_int32(m.incarnation);
   pk.pack_array(static_cast<uint32_t>(m.tasks.size()));
   for (const TaskCounters& t : m.tasks) {
-    pk.pack_array(13);
+    pk.pack_array(kCounterParts);
     pk.pack_int32(t.task);
     for (uint64_t v : {t.emitted, t.executed, t.acked, t.failed, t.errors, t.queue_high_water,
                        t.blocked_pushes, t.timed_out, t.replayed, t.pending, t.dropped}) {
@@ -61,6 +63,12 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
     }
     pk.pack_array(static_cast<uint32_t>(t.latency.size()));
     for (uint64_t v : t.latency) pk.pack_uint64(v);
+    pk.pack_array(static_cast<uint32_t>(t.gauges.size()));
+    for (const auto& [name, value] : t.gauges) {
+      pk.pack_array(2);
+      PackString(pk, name);
+      pk.pack_uint64(value);
+    }
   }
   pk.pack_array(static_cast<uint32_t>(m.endpoints.size()));
   for (const std::string& e : m.endpoints) PackString(pk, e);
@@ -111,7 +119,9 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
   for (TaskCounters& t : m.tasks) {
     uint32_t k = 0;
     if (!r.ReadArrayHeader(k, "task counters")) return fail(false);
-    if (k != 13) return fail(r.Fail("task counters do not have 13 parts"));
+    if (k != kCounterParts) {
+      return fail(r.Fail(fmt::format("task counters do not have {} parts", kCounterParts)));
+    }
     if (!ReadSmallInt(r, t.task, "a task")) return fail(false);
     for (uint64_t* v :
          {&t.emitted, &t.executed, &t.acked, &t.failed, &t.errors, &t.queue_high_water,
@@ -124,6 +134,17 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
     t.latency.assign(buckets, 0);
     for (uint64_t& v : t.latency) {
       if (!r.ReadUint(v, "a latency bucket")) return fail(false);
+    }
+    uint32_t gauges = 0;
+    if (!r.ReadArrayHeader(gauges, "the gauge list")) return fail(false);
+    t.gauges.assign(gauges, {});
+    for (auto& [name, value] : t.gauges) {
+      uint32_t pair = 0;
+      if (!r.ReadArrayHeader(pair, "a gauge")) return fail(false);
+      if (pair != 2) return fail(r.Fail("a gauge is not a (name, value) pair"));
+      if (!r.ReadString(name, "a gauge name") || !r.ReadUint(value, "a gauge value")) {
+        return fail(false);
+      }
     }
   }
   if (!r.ReadArrayHeader(n, "the endpoints")) return fail(false);

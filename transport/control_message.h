@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tempest::transport {
@@ -33,6 +34,8 @@ struct TaskCounters {
   uint64_t timed_out = 0, replayed = 0, pending = 0;  // spouts
   // Complete-latency histogram of a spout: (bucket, count) pairs, flattened, non-zero buckets only.
   std::vector<uint64_t> latency;
+  // Bolts: named gauges (ReportGauge), latest value per name, in first-reported order.
+  std::vector<std::pair<std::string, uint64_t>> gauges;
   friend bool operator==(const TaskCounters&, const TaskCounters&) = default;
 };
 

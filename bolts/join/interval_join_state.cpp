@@ -142,6 +142,8 @@ bool KeyEquals(const topology::Values& stored, const KeyRef& key) noexcept {
 
 struct IntervalJoinState::Impl {
   IntervalBounds bounds;
+  int64_t stay[2];
+  bool left_once;
   IntervalJoinSink& sink;
   int64_t watermark = kMin;
   uint64_t next_seq = 0;
@@ -167,11 +169,12 @@ struct IntervalJoinState::Impl {
   std::vector<uint32_t> free_slots[2];
   TimerQueue timers[2];
 
-  Impl(IntervalBounds b, IntervalJoinSink& s) : bounds(b), sink(s) {}
+  Impl(const IntervalJoinOptions& o, IntervalJoinSink& s)
+      : bounds(o.bounds), stay{o.stay[0], o.stay[1]}, left_once(o.left_once), sink(s) {}
 
   int64_t Cleanup(int side, int64_t ts) const noexcept {
-    return side == 0 ? SaturatingAdd(ts, std::max<int64_t>(bounds.upper, 0))
-                     : SaturatingAdd(ts, std::max<int64_t>(-bounds.lower, 0));
+    if (stay[side] == IntervalJoinOptions::kNeverLeaves) return kMax;
+    return SaturatingAdd(ts, stay[side]);
   }
 
   uint32_t Find(const KeyRef& key, uint64_t hash) const noexcept {
@@ -281,15 +284,29 @@ struct IntervalJoinState::Impl {
       it = std::lower_bound(other.begin(), other.end(), lo,
                             [](const Entry& x, int64_t v) { return x.ts < v; });
     }
+    const bool once = left_once && side == 0;
     for (; it != other.end() && it->ts <= hi; ++it) {
+      if (left_once && side == 1 && it->matched) continue;  // that left element is done
+      const Tuple& mine = *theirs[it->slot];
+      if (!(side == 0 ? sink.Pairs(ours, mine) : sink.Pairs(mine, ours))) continue;
       it->matched = true;
       e.matched = true;
       const int64_t pair_ts = std::max(ts, it->ts);
       if (side == 0) {
-        sink.Joined(ours, *theirs[it->slot], pair_ts);
+        sink.Joined(ours, mine, pair_ts);
       } else {
-        sink.Joined(*theirs[it->slot], ours, pair_ts);
+        sink.Joined(mine, ours, pair_ts);
       }
+      if (once) break;
+    }
+    if (once && e.matched) {
+      // Joined on arrival: nothing later can change its output, so it is not kept.
+      std::optional<Tuple>& tuple = tuples[side][e.slot];
+      sink.Left(JoinSide::kLeft, *tuple, ts, true);
+      tuple.reset();
+      free_slots[side].push_back(e.slot);
+      if (keys[k].empty()) Emptied();
+      return;
     }
     keys[k].sides[side].Insert(e);
     ++held[side];
@@ -327,8 +344,25 @@ struct IntervalJoinState::Impl {
   }
 };
 
+namespace {
+
+// Flink's stays: an element waits for partners up to the bound on its far side, and never less
+// than until the watermark passes its own time.
+IntervalJoinOptions FlinkOptions(IntervalBounds b) noexcept {
+  IntervalJoinOptions o;
+  o.bounds = b;
+  o.stay[0] = std::max<int64_t>(b.upper, 0);
+  o.stay[1] = b.lower == kMin ? kMax : std::max<int64_t>(-b.lower, 0);
+  return o;
+}
+
+}  // namespace
+
 IntervalJoinState::IntervalJoinState(IntervalBounds bounds, IntervalJoinSink& sink)
-    : impl_(std::make_unique<Impl>(bounds, sink)) {}
+    : impl_(std::make_unique<Impl>(FlinkOptions(bounds), sink)) {}
+
+IntervalJoinState::IntervalJoinState(IntervalJoinSink& sink, const IntervalJoinOptions& options)
+    : impl_(std::make_unique<Impl>(options, sink)) {}
 
 IntervalJoinState::~IntervalJoinState() = default;
 

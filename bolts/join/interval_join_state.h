@@ -28,6 +28,27 @@ class IntervalJoinSink {
   // An element leaves the state (`matched`: it was part of at least one pair). The state drops
   // the tuple afterwards; the receiver may move from it.
   virtual void Left(JoinSide side, topology::Tuple& tuple, int64_t ts, bool matched) = 0;
+  // Whether two elements of one key within the bounds pair up: a further condition on the pair
+  // (the symmetric join's post-join filter). Only pairs it accepts are joined and mark their
+  // elements matched.
+  virtual bool Pairs(const topology::Tuple& left, const topology::Tuple& right) {
+    (void)left;
+    (void)right;
+    return true;
+  }
+};
+
+// How long elements stay and what a left element pairs with, when they are not Flink's.
+struct IntervalJoinOptions {
+  IntervalBounds bounds;  // the timestamps that may pair (kMin / kMax ends: unbounded)
+  // An element of a side leaves once the watermark is above ts + stay; kNeverLeaves: only at
+  // Drain.
+  static constexpr int64_t kNeverLeaves = INT64_MAX;
+  int64_t stay[2] = {0, 0};
+  // A left element needs one partner only (semi and anti joins): it joins at most once — on
+  // arrival, then it leaves at once, matched, without being stored; or with the first right
+  // element that pairs with it, after which no right element sees it.
+  bool left_once = false;
 };
 
 // The buffers of an interval join (Flink's IntervalJoinOperator state), with Tempest's watermark
@@ -42,6 +63,8 @@ class IntervalJoinSink {
 class IntervalJoinState {
  public:
   IntervalJoinState(IntervalBounds bounds, IntervalJoinSink& sink);
+  // Stays and pairing as `options` say (the symmetric join's append mode).
+  IntervalJoinState(IntervalJoinSink& sink, const IntervalJoinOptions& options);
   ~IntervalJoinState();
   IntervalJoinState(const IntervalJoinState&) = delete;
   IntervalJoinState& operator=(const IntervalJoinState&) = delete;

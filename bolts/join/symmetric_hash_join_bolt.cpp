@@ -3,20 +3,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
-#include <optional>
+#include <cctype>
+#include <limits>
 #include <stdexcept>
 
 #include "bolts/expression/join_condition.h"
-#include "bolts/join/changelog_join_state.h"
 #include "bolts/join/field_selector.h"
-#include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
+#include "bolts/join/join_time_bounds.h"
+#include "bolts/join/symmetric_join_runner.h"
+#include "bolts/windowing/window_config.h"
 
 namespace tempest::bolts {
 
 using topology::Tuple;
-using topology::Value;
 
 namespace {
 
@@ -39,8 +39,51 @@ JoinType AsJoinType(SymmetricJoinType t) {
   return JoinType::kInner;
 }
 
-// The join as the N-way JoinBolt plans it: left is `from`, right joins it.
-JoinBoltConfig AsJoinConfig(const SymmetricHashJoinBoltConfig& c) {
+const char* TypeName(SymmetricJoinType t) {
+  switch (t) {
+    case SymmetricJoinType::kInner:
+      return "inner";
+    case SymmetricJoinType::kLeft:
+      return "left";
+    case SymmetricJoinType::kRight:
+      return "right";
+    case SymmetricJoinType::kFull:
+      return "full";
+    case SymmetricJoinType::kLeftSemi:
+      return "left_semi";
+    case SymmetricJoinType::kLeftAnti:
+      return "left_anti";
+  }
+  return "inner";
+}
+
+bool SameName(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The sides whose rows must be able to leave the state for the join's output to be complete.
+bool MustEvict(SymmetricJoinType t, int side) {
+  switch (t) {
+    case SymmetricJoinType::kInner:
+      return false;
+    case SymmetricJoinType::kLeft:
+    case SymmetricJoinType::kLeftSemi:
+    case SymmetricJoinType::kLeftAnti:
+      return side == 0;
+    case SymmetricJoinType::kRight:
+      return side == 1;
+    case SymmetricJoinType::kFull:
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+JoinBoltConfig SymmetricAsJoinConfig(const SymmetricHashJoinBoltConfig& c) {
   JoinBoltConfig j;
   j.selector = c.selector;
   j.from = {c.left.name, c.left.key};
@@ -49,10 +92,8 @@ JoinBoltConfig AsJoinConfig(const SymmetricHashJoinBoltConfig& c) {
   return j;
 }
 
-// The fields of the streams of the input called `name` (they must all be the same).
-topology::Fields SideFields(
-    const SymmetricHashJoinBoltConfig& c, const std::string& name,
-    const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs) {
+topology::Fields SymmetricSideFields(const SymmetricHashJoinBoltConfig& c, const std::string& name,
+                                     const SymmetricInputs& inputs) {
   const topology::Fields* found = nullptr;
   for (const auto& [stream, fields] : inputs) {
     if (JoinInputName(c.selector, stream) != name) continue;
@@ -67,31 +108,82 @@ topology::Fields SideFields(
   return found != nullptr ? *found : topology::Fields();
 }
 
-}  // namespace
+void SymmetricContextInputs(const topology::TopologyContext& context, SymmetricInputs& inputs,
+                            std::vector<topology::GroupingSpec>& groupings) {
+  const topology::ComponentSpec* self = context.GetRawTopology().Find(context.GetThisComponentId());
+  for (const topology::InputSpec& in : self->inputs) {
+    inputs.emplace_back(in.source,
+                        context.GetComponentOutputFields(in.source.component, in.source.stream));
+    groupings.push_back(in.grouping);
+  }
+}
+
+void ReportSymmetricJoinState(topology::OutputCollector& out, const std::size_t rows[2],
+                              const std::size_t peaks[2]) {
+  out.ReportGauge("state rows left", rows[0]);
+  out.ReportGauge("state rows right", rows[1]);
+  out.ReportGauge("state peak left", peaks[0]);
+  out.ReportGauge("state peak right", peaks[1]);
+}
+
+const std::string& SymmetricTimestampField(const SymmetricHashJoinBoltConfig& c, int side) {
+  const SymmetricJoinInput& in = side == 0 ? c.left : c.right;
+  return in.timestamp_field.empty() ? c.timestamp_field : in.timestamp_field;
+}
 
 void ValidateSymmetricHashJoinBoltConfig(const SymmetricHashJoinBoltConfig& c) {
   if (c.left.name.empty()) throw std::invalid_argument("the join needs a left input (left.name)");
   if (c.right.name.empty()) {
     throw std::invalid_argument("the join needs a right input (right.name)");
   }
-  const JoinBoltConfig j = AsJoinConfig(c);
+  const JoinBoltConfig j = SymmetricAsJoinConfig(c);
   ValidateJoinClauses(j.from, j.joins);
-  if (c.mode == SymmetricJoinMode::kAppend) {
-    throw std::invalid_argument(
-        "mode append is not available yet (issue 9 builds it next); use mode: changelog, or "
-        "IntervalJoinBolt for a join bounded by time");
+  const bool append = c.mode == SymmetricJoinMode::kAppend;
+  if (!append &&
+      (c.type == SymmetricJoinType::kLeftSemi || c.type == SymmetricJoinType::kLeftAnti)) {
+    throw std::invalid_argument(fmt::format(
+        "type {} exists in mode append only (a changelog semi or anti join is not built yet); "
+        "use mode: append, or inner, left, right or full",
+        TypeName(c.type)));
   }
-  if (c.type == SymmetricJoinType::kLeftSemi || c.type == SymmetricJoinType::kLeftAnti) {
-    throw std::invalid_argument(
-        "left_semi and left_anti are not available yet (issue 9 builds them next); use inner, "
-        "left, right or full");
+  if (append) {
+    if (c.state_ttl_ms != 0) {
+      throw std::invalid_argument(
+          "state_ttl_ms is for mode changelog: in mode append rows leave by the watermark, as "
+          "the condition's time bounds allow");
+    }
+    for (const SymmetricJoinInput* in : {&c.left, &c.right}) {
+      if (in->unique) {
+        throw std::invalid_argument(fmt::format(
+            "\"{}\": unique is for mode changelog (a new row replaces the stored one); append "
+            "mode keeps every row",
+            in->name));
+      }
+      const std::string& ts = in->timestamp_field.empty() ? c.timestamp_field : in->timestamp_field;
+      if (ts.empty()) {
+        throw std::invalid_argument(fmt::format(
+            "\"{}\" has no event time: mode append needs timestamp_field (in its side's map, or "
+            "for both at the bolt level)",
+            in->name));
+      }
+    }
+    ValidateWatermarkSettings(c.lag_ms, c.watermark_interval_ms, c.idle_timeout_ms);
+  } else {
+    const bool event_time = !c.timestamp_field.empty() || !c.left.timestamp_field.empty() ||
+                            !c.right.timestamp_field.empty() || c.lag_ms != 0 ||
+                            c.idle_timeout_ms != 0;
+    if (event_time) {
+      throw std::invalid_argument(
+          "timestamp_field, lag_ms and idle_timeout_ms are for mode append: mode changelog works "
+          "in processing time (rows stay until retracted or until state_ttl_ms)");
+    }
   }
   if (c.select.find_first_not_of(" \t,") == std::string::npos) {
     throw std::invalid_argument(
         "select is required: the output fields, e.g. \"orders:id, payments:amount\"");
   }
   for (const FieldSelector& s : ParseSelect(c.select)) {
-    if (s.output_name == kOpField) {
+    if (!append && s.output_name == kOpField) {
       throw std::invalid_argument(
           "select: \"_op\" is added to every output row; select an input's own as "
           "\"name:_op AS other_name\"");
@@ -107,159 +199,127 @@ void ValidateSymmetricHashJoinInputs(
     const SymmetricHashJoinBoltConfig& c, int parallelism,
     const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
     const std::vector<topology::GroupingSpec>& groupings) {
-  const JoinBoltConfig j = AsJoinConfig(c);
+  const JoinBoltConfig j = SymmetricAsJoinConfig(c);
   ValidateJoinInputs(j, parallelism, inputs, groupings);
-  const topology::Fields left = SideFields(c, c.left.name, inputs);
-  const topology::Fields right = SideFields(c, c.right.name, inputs);
-  PlanJoin(j, inputs);
+  const topology::Fields left = SymmetricSideFields(c, c.left.name, inputs);
+  const topology::Fields right = SymmetricSideFields(c, c.right.name, inputs);
+  const JoinPlan plan = PlanJoin(j, inputs);
   if (!c.condition.empty()) {
     SplitJoinCondition(c.condition, {c.left.name, "left", {left}},
                        {c.right.name, "right", {right}});
   }
+  if (c.mode != SymmetricJoinMode::kAppend) return;
+  for (const auto& [stream, fields] : inputs) {
+    const int side = JoinInputName(c.selector, stream) == c.left.name ? 0 : 1;
+    const std::string& ts = SymmetricTimestampField(c, side);
+    if (!fields.Contains(ts)) {
+      throw std::invalid_argument(
+          fmt::format("timestamp_field \"{}\" is not declared by \"{}\" (declared: {})", ts,
+                      JoinInputName(c.selector, stream), fields.ToString()));
+    }
+  }
+  if (c.type == SymmetricJoinType::kLeftSemi || c.type == SymmetricJoinType::kLeftAnti) {
+    const std::vector<FieldSelector> select = ParseSelect(c.select);
+    for (std::size_t f = 0; f < plan.select.size(); ++f) {
+      if (plan.select[f].input != 0) {
+        throw std::invalid_argument(
+            fmt::format("select: \"{}\" is a field of \"{}\", but a {} join emits left rows only",
+                        select[f].output_name, c.right.name, TypeName(c.type)));
+      }
+    }
+  }
+  const SymmetricAppendEviction eviction = PlanSymmetricAppendEviction(c, inputs);
+  for (int side = 0; side < 2; ++side) {
+    if (!MustEvict(c.type, side) || eviction.stay[side]) continue;
+    const std::string& me = side == 0 ? c.left.name : c.right.name;
+    const std::string& other = side == 0 ? c.right.name : c.left.name;
+    const std::string& my_ts = SymmetricTimestampField(c, side);
+    const std::string& other_ts = SymmetricTimestampField(c, 1 - side);
+    throw std::invalid_argument(fmt::format(
+        "a {} join in mode append emits a row of \"{}\" that found no match only when it leaves "
+        "the state, and nothing bounds how long it could still match: no row of \"{}\" ever "
+        "becomes too late for it. Bound it (Spark requires the same: a watermark in the join "
+        "keys, or a watermark on the nullable side and a range condition): put {}:{} and {}:{} "
+        "at the same place in both keys, or add to the condition a lower bound of {}:{} by "
+        "{}:{}, e.g. \"{}:{} <= {}:{} + 60000\"{}",
+        TypeName(c.type), me, other, c.left.name, SymmetricTimestampField(c, 0), c.right.name,
+        SymmetricTimestampField(c, 1), me, my_ts, other, other_ts, other, other_ts, me, my_ts,
+        c.condition.empty() ? " (there is no condition)"
+                            : fmt::format(" (the condition \"{}\" has none)", c.condition)));
+  }
 }
 
-// The bolt proper: plans, filters, the state, and the sink the state emits through.
-class SymmetricHashJoinBolt::Impl final : private ChangelogJoinSink {
- public:
-  Impl(const SymmetricHashJoinBoltConfig& config, const topology::TopologyContext& context,
-       topology::OutputCollector& out, WindowClock& clock)
-      : config_(config), out_(out), clock_(clock) {
-    std::vector<std::pair<topology::GlobalStreamId, topology::Fields>> inputs;
-    std::vector<topology::GroupingSpec> groupings;
-    const topology::ComponentSpec* self =
-        context.GetRawTopology().Find(context.GetThisComponentId());
-    for (const topology::InputSpec& in : self->inputs) {
-      inputs.emplace_back(in.source,
-                          context.GetComponentOutputFields(in.source.component, in.source.stream));
-      groupings.push_back(in.grouping);
+SymmetricAppendEviction PlanSymmetricAppendEviction(const SymmetricHashJoinBoltConfig& c,
+                                                    const SymmetricInputs& inputs) {
+  const topology::Fields fields[2] = {SymmetricSideFields(c, c.left.name, inputs),
+                                      SymmetricSideFields(c, c.right.name, inputs)};
+  std::optional<int64_t> lead[2];  // side s: s.ts >= other.ts + lead[s]
+  // Both timestamp fields as one key part: a pair has equal times.
+  for (std::size_t p = 0; p < c.left.key.size() && p < c.right.key.size(); ++p) {
+    if (c.left.key[p] == SymmetricTimestampField(c, 0) &&
+        c.right.key[p] == SymmetricTimestampField(c, 1)) {
+      lead[0] = 0;
+      lead[1] = 0;
     }
-    ValidateSymmetricHashJoinInputs(config_, self->parallelism, inputs, groupings);
-    plan_ = PlanJoin(AsJoinConfig(config_), inputs);
-    fields_[0] = SideFields(config_, config_.left.name, inputs);
-    fields_[1] = SideFields(config_, config_.right.name, inputs);
-    if (!config_.condition.empty()) {
-      condition_ = SplitJoinCondition(config_.condition, {config_.left.name, "left", {fields_[0]}},
-                                      {config_.right.name, "right", {fields_[1]}});
-    }
-    const SymmetricJoinType t = config_.type;
-    preserved_[0] = t == SymmetricJoinType::kLeft || t == SymmetricJoinType::kFull;
-    preserved_[1] = t == SymmetricJoinType::kRight || t == SymmetricJoinType::kFull;
-    ChangelogSide sides[2];
+  }
+  if (!c.condition.empty()) {
+    const ExprNode condition = ParseExpression(c.condition);
+    const SymmetricHashJoinBoltConfig& config = c;
+    const JoinTimeBounds bounds = SolveJoinTimeBounds(condition, [&](const ExprNode& f) {
+      int side = -1;
+      if (f.qualifier.empty()) {
+        if (f.path.empty()) return -1;
+        side = fields[0].Contains(f.path[0]) ? 0 : (fields[1].Contains(f.path[0]) ? 1 : -1);
+      } else if (SameName(f.qualifier, config.left.name) || SameName(f.qualifier, "left")) {
+        side = 0;
+      } else if (SameName(f.qualifier, config.right.name) || SameName(f.qualifier, "right")) {
+        side = 1;
+      }
+      if (side < 0 || f.path.size() != 1 || f.path[0] != SymmetricTimestampField(config, side)) {
+        return -1;
+      }
+      return side;
+    });
     for (int s = 0; s < 2; ++s) {
-      const SymmetricJoinInput& in = s == 0 ? config_.left : config_.right;
-      const auto& names = fields_[s].names();
-      const auto op = std::find(names.begin(), names.end(), kOpField);
-      op_field_[s] = op == names.end() ? -1 : static_cast<int>(op - names.begin());
-      sides[s] = {preserved_[s], in.unique, config_.state_ttl_ms, op_field_[s]};
-    }
-    const BoundExpression* pairs =
-        condition_ && condition_->pairs ? &condition_->pairs->bound : nullptr;
-    state_.emplace(sides[0], sides[1], pairs, static_cast<ChangelogJoinSink&>(*this));
-  }
-
-  void Handle(const Tuple& input) {
-    const Source& src = SourceOf(input);
-    if (src.side < 0) {
-      Drop(input, fmt::format("tuple {} comes from \"{}\", which the join does not name; acked "
-                              "and dropped",
-                              input.ToString(),
-                              JoinInputName(config_.selector, input.GetSourceGlobalStreamId())));
-      return;
-    }
-    RowKind kind = RowKind::kInsert;
-    if (op_field_[src.side] >= 0) {
-      const Value& op = input.GetValue(static_cast<std::size_t>(op_field_[src.side]));
-      std::optional<RowKind> parsed;
-      if (op.IsString()) parsed = ParseRowKind(op.AsString());
-      if (!op.IsNull() && !parsed) {
-        Drop(input, fmt::format("tuple {} has _op {}: expected +I, -U, +U or -D (or none); "
-                                "acked and dropped",
-                                input.ToString(), op.ToString()));
-        return;
+      if (bounds.min_lead[s] && (!lead[s] || *bounds.min_lead[s] > *lead[s])) {
+        lead[s] = bounds.min_lead[s];
       }
-      if (parsed) kind = *parsed;
     }
-    current_ = &input;
-    const std::optional<ConditionPart>& filter =
-        !condition_ ? no_filter_ : (src.side == 0 ? condition_->left : condition_->right);
-    bool keep = true;
-    if (filter) {
-      const Tuple* one[2] = {src.side == 0 ? &input : nullptr, src.side == 1 ? &input : nullptr};
-      keep = filter->bound.Holds(one);
-    }
-    if (keep && ExtractKey(input, src.plan->key_index, plan_.keys[src.plan->position], key_)) {
-      state_->Process(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, kind, key_, input,
-                      config_.state_ttl_ms > 0 ? clock_() : 0);
-    } else if (preserved_[src.side]) {
-      // Never stored, never matched: padded at once (and its retraction retracts that row).
-      const RowKind padded = IsAccumulate(kind) ? RowKind::kInsert : RowKind::kDelete;
-      Emit(padded, src.side == 0 ? &input : nullptr, src.side == 1 ? &input : nullptr);
-    }
-    current_ = nullptr;
-    out_.Ack(input);
   }
+  // A left row at ts pairs with right rows in [ts + lead[1], ts - lead[0]]; once the watermark
+  // W is above ts - lead[0], no right row still to come (ts >= W) is in range.
+  SymmetricAppendEviction out;
+  if (lead[0]) {
+    out.upper = -*lead[0];
+    out.stay[0] = -*lead[0];
+  }
+  if (lead[1]) {
+    out.lower = *lead[1];
+    out.stay[1] = -*lead[1];
+  }
+  return out;
+}
 
- private:
-  struct Source {
-    const topology::StreamSchema* schema = nullptr;
-    int side = -1;
-    const InputPlan* plan = nullptr;
-  };
-
-  const Source& SourceOf(const Tuple& t) {
-    for (const Source& s : schemas_) {
-      if (s.schema == t.schema()) return s;
+void ValidateSymmetricHashJoinFitsTopology(const SymmetricHashJoinBoltConfig& c,
+                                           const SymmetricAppendEviction& eviction,
+                                           const topology::TopologyConfig& topo) {
+  if (c.mode != SymmetricJoinMode::kAppend || topo.acker_executors == 0) return;
+  const int64_t timeout_ms = static_cast<int64_t>(topo.message_timeout_secs) * 1000;
+  for (int side = 0; side < 2; ++side) {
+    if (!eviction.stay[side]) continue;  // acked when processed
+    const int64_t stay = std::max<int64_t>(*eviction.stay[side], 0);
+    const int64_t held = stay + c.lag_ms + c.watermark_interval_ms;
+    if (held > timeout_ms) {
+      throw std::invalid_argument(fmt::format(
+          "rows of \"{}\" stay in the join up to {} ms (time bound {} + lag_ms {} + "
+          "watermark_interval_ms {}), more than topology.message.timeout.secs value {} ms: they "
+          "would time out and be replayed while still held; raise topology.message.timeout.secs "
+          "or tighten the condition's time bounds",
+          side == 0 ? c.left.name : c.right.name, held, stay, c.lag_ms, c.watermark_interval_ms,
+          timeout_ms));
     }
-    Source s;
-    s.schema = t.schema();
-    const topology::GlobalStreamId id = t.GetSourceGlobalStreamId();
-    s.plan = plan_.Find(id);
-    if (s.plan != nullptr) s.side = s.plan->position == 0 ? 0 : 1;
-    schemas_.push_back(s);
-    return schemas_.back();
   }
-
-  void Drop(const Tuple& t, const std::string& why) {
-    if (++reported_ <= 10) out_.ReportError(why);
-    out_.Ack(t);
-    out_.ReportDropped();
-  }
-
-  // The state's output: `select`ed from the two rows, plus `_op`, anchored to the input.
-  void Emit(RowKind kind, const Tuple* left, const Tuple* right) override {
-    topology::Values row;
-    row.reserve(plan_.select.size() + 1);
-    const Tuple* tuples[2] = {left, right};
-    const InputPlan* plans[2] = {left != nullptr ? SourceOf(*left).plan : nullptr,
-                                 right != nullptr ? SourceOf(*right).plan : nullptr};
-    for (std::size_t f = 0; f < plan_.select.size(); ++f) {
-      const SelectPlan& sel = plan_.select[f];
-      const int side = sel.input == 0 ? 0 : 1;
-      const Value* v = nullptr;
-      if (tuples[side] != nullptr) {
-        v = LookupPath(*tuples[side], plans[side]->select_index[f], sel.path);
-      }
-      row.push_back(v != nullptr ? *v : Value());
-    }
-    row.emplace_back(std::string(RowKindName(kind)));
-    out_.Emit(config_.output_stream, *current_, std::move(row));
-  }
-
-  const SymmetricHashJoinBoltConfig& config_;
-  topology::OutputCollector& out_;
-  WindowClock& clock_;
-  JoinPlan plan_;
-  topology::Fields fields_[2];
-  std::optional<JoinCondition> condition_;
-  const std::optional<ConditionPart> no_filter_;
-  bool preserved_[2] = {false, false};
-  int op_field_[2] = {-1, -1};
-  std::optional<ChangelogJoinState> state_;
-  std::deque<Source> schemas_;  // stable references: SourceOf hands them out
-  KeyRef key_;
-  const Tuple* current_ = nullptr;
-  uint64_t reported_ = 0;
-};
+}
 
 SymmetricHashJoinBolt::SymmetricHashJoinBolt(SymmetricHashJoinBoltConfig config, WindowClock clock)
     : config_(std::move(config)), clock_(std::move(clock)) {
@@ -270,15 +330,36 @@ SymmetricHashJoinBolt::~SymmetricHashJoinBolt() = default;
 
 void SymmetricHashJoinBolt::Prepare(const topology::TopologyContext& context,
                                     topology::OutputCollector& collector) {
-  impl_ = std::make_unique<Impl>(config_, context, collector, clock_);
+  impl_ = config_.mode == SymmetricJoinMode::kAppend
+              ? MakeAppendJoinRunner(config_, context, collector, clock_)
+              : MakeChangelogJoinRunner(config_, context, collector, clock_);
 }
 
-void SymmetricHashJoinBolt::Execute(const Tuple& input) { impl_->Handle(input); }
+void SymmetricHashJoinBolt::Execute(const Tuple& input) { impl_->Handle(input, nullptr); }
+void SymmetricHashJoinBolt::ExecuteOwned(Tuple& input) { impl_->Handle(input, &input); }
+void SymmetricHashJoinBolt::OnSourceEnded(const std::string& component) {
+  impl_->OnSourceEnded(component);
+}
+void SymmetricHashJoinBolt::OnEndOfStream() { impl_->OnEndOfStream(); }
+void SymmetricHashJoinBolt::OnTick() { impl_->OnTick(); }
+
+std::chrono::milliseconds SymmetricHashJoinBolt::TickInterval() const {
+  int64_t period = 0;
+  if (config_.mode == SymmetricJoinMode::kAppend) {
+    for (const int64_t p : {config_.watermark_interval_ms, config_.idle_timeout_ms}) {
+      if (p > 0 && (period == 0 || p < period)) period = p;
+    }
+  } else {
+    period = config_.state_ttl_ms;  // expired rows are let go on ticks too
+  }
+  if (period > 100) period = 100;  // coarse periods still get a prompt look
+  return std::chrono::milliseconds(period);
+}
 
 void SymmetricHashJoinBolt::DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const {
   std::vector<std::string> names;
   for (const FieldSelector& f : ParseSelect(config_.select)) names.push_back(f.output_name);
-  names.emplace_back(kOpField);
+  if (config_.mode == SymmetricJoinMode::kChangelog) names.emplace_back(kOpField);
   declarer.DeclareStream(config_.output_stream, topology::Fields(std::move(names)));
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,8 +12,11 @@
 #include "bolts/windowing/windowed_bolt.h"
 #include "topology/bolt.h"
 #include "topology/grouping.h"
+#include "topology/topology_spec.h"
 
 namespace tempest::bolts {
+
+class SymmetricJoinRunner;  // one mode's half of the bolt (symmetric_join_runner.h)
 
 enum class SymmetricJoinType { kInner, kLeft, kRight, kFull, kLeftSemi, kLeftAnti };
 enum class SymmetricJoinMode { kAppend, kChangelog };
@@ -20,8 +25,8 @@ enum class SymmetricJoinMode { kAppend, kChangelog };
 struct SymmetricJoinInput {
   std::string name;                  // the input's stream or source name (selector)
   std::vector<std::string> key;      // field descriptors, one per key part
-  std::string timestamp_field = {};  // event time (append mode)
-  bool unique = false;               // the key is the side's primary key: one row per key
+  std::string timestamp_field = {};  // event time (append mode); empty: the bolt's
+  bool unique = false;  // changelog: the key is the side's primary key, one row per key
 };
 
 // Config of SymmetricHashJoinBolt (DESIGN.md 2.5); the names are its YAML keys.
@@ -35,31 +40,77 @@ struct SymmetricHashJoinBoltConfig {
   int64_t state_ttl_ms = 0;               // state_ttl_ms: rows expire; 0: never
   std::string select;                     // select: as JoinBolt's
   std::string output_stream = "default";  // output_stream
+  // Event time, append mode only (DESIGN.md 2.4): both sides' timestamp field, the watermark's
+  // lag, how often it is recomputed (0: after every tuple), and when a silent input stops
+  // holding it back (0: never).
+  std::string timestamp_field;
+  int64_t lag_ms = 0;
+  int64_t watermark_interval_ms = 1000;
+  int64_t idle_timeout_ms = 0;
+};
+
+// What a condition and the keys let an append-mode join evict (join_time_bounds.h): per side,
+// how long after its own timestamp a row may still pair (a row of side s leaves once the
+// watermark is above ts + stay[s]); none: it never leaves before the end of the input.
+struct SymmetricAppendEviction {
+  std::optional<int64_t> stay[2];
+  // The other side's times a left row at ts pairs with: [ts + lower, ts + upper] (unbounded
+  // ends: INT64_MIN / INT64_MAX).
+  int64_t lower = INT64_MIN;
+  int64_t upper = INT64_MAX;
 };
 
 // What needs no topology: both sides named (distinctly) with keys of as many parts, a select
-// without a plain `_op` (every output gets one), a condition that parses, a non-negative TTL.
-// Append mode and the semi and anti joins are not built yet: they are refused, saying so.
-// Throws std::invalid_argument (ExpressionError for the condition).
+// (without a plain `_op` in changelog mode: every output gets one), a condition that parses, a
+// non-negative TTL; settings of the other mode refused (event time in changelog mode, TTL and
+// `unique` in append mode); in append mode both sides' event time and valid watermark settings.
+// The semi and anti joins exist in append mode only. Throws std::invalid_argument
+// (ExpressionError for the condition).
 void ValidateSymmetricHashJoinBoltConfig(const SymmetricHashJoinBoltConfig& config);
 
 // The checks against the topology: the inputs are the two sides, each side's streams have the
 // same fields, keys, select and condition resolve, and with parallelism > 1 each side is
-// fields-grouped on its key (or global). Throws std::invalid_argument.
+// fields-grouped on its key (or global). In append mode: each side declares its timestamp
+// field, a semi or anti join selects left fields only, and every preserved side can be evicted
+// (Spark's check: otherwise its padded rows could never be emitted). Throws
+// std::invalid_argument.
 void ValidateSymmetricHashJoinInputs(
     const SymmetricHashJoinBoltConfig& config, int parallelism,
     const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
     const std::vector<topology::GroupingSpec>& groupings);
 
-// An unbounded join in changelog mode (Flink's StreamingJoinOperator, ChangelogJoinState):
-// every input row is stored under its key and joined with the other side's rows of that key
-// that meet the condition's pair filter; outputs are the `select`ed fields plus `_op` (+I -U +U
-// -D). Inputs may carry `_op` (absent: +I; any other value is reported, acked and dropped). A row
-// failing its side's pre-join filter, or with a null key, is never stored: on a preserved side
-// it is emitted at once, padded (+I when it accumulates, -D when it retracts). Inputs are acked
-// as they are processed and outputs anchored to the input that caused them; the state is not
-// checkpointed, so a crash loses it (docs/symmetric-hash-join.md). Nothing is emitted at the
-// end of the input.
+// Append mode: the eviction the keys and condition allow (the inputs as above). Throws
+// std::invalid_argument (ExpressionError) for a condition that does not bind.
+SymmetricAppendEviction PlanSymmetricAppendEviction(
+    const SymmetricHashJoinBoltConfig& config,
+    const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs);
+
+// Append mode holds a row of an evicted side, unacked, up to its stay + lag_ms +
+// watermark_interval_ms: with acking on that must fit in topology.message.timeout.secs, or held
+// rows time out and are replayed. Throws std::invalid_argument.
+void ValidateSymmetricHashJoinFitsTopology(const SymmetricHashJoinBoltConfig& config,
+                                           const SymmetricAppendEviction& eviction,
+                                           const topology::TopologyConfig& topo);
+
+// An unbounded stream-stream join (docs/symmetric-hash-join.md). Every input row is stored under
+// its key and joined with the other side's rows of that key that meet the condition's pair
+// filter. A row failing its side's pre-join filter, or with a null key, is never stored: on a
+// preserved side it is emitted at once, padded.
+//
+// Changelog mode (Flink's StreamingJoinOperator, ChangelogJoinState): outputs are the `select`ed
+// fields plus `_op` (+I -U +U -D). Inputs may carry `_op` (absent: +I; any other value is
+// reported, acked and dropped); a filtered preserved-side row is padded +I when it accumulates,
+// -D when it retracts. Inputs are acked as they are processed and outputs anchored to the input
+// that caused them; the state is not checkpointed, so a crash loses it. Nothing is emitted at
+// the end of the input.
+//
+// Append mode (Spark's StreamingSymmetricHashJoinExec over IntervalJoinState): event time with
+// Storm's watermark; late rows (below it) are dropped and counted. A side's rows leave when the
+// watermark makes a pair impossible (SymmetricAppendEviction), or at the end of the input; a
+// preserved side's row that never matched is then emitted padded (left_anti: the left row),
+// anchored to it. left_semi emits a left row once, at its first match. Rows of a side that is
+// evicted are acked when they leave (so a crash replays them); the others when processed. Inputs
+// with an `_op` other than +I are reported, acked and dropped.
 class SymmetricHashJoinBolt final : public topology::Bolt {
  public:
   // Throws std::invalid_argument (ValidateSymmetricHashJoinBoltConfig). `clock`: processing
@@ -71,13 +122,17 @@ class SymmetricHashJoinBolt final : public topology::Bolt {
   void Prepare(const topology::TopologyContext& context,
                topology::OutputCollector& collector) override;
   void Execute(const topology::Tuple& input) override;
+  void ExecuteOwned(topology::Tuple& input) override;
+  void OnSourceEnded(const std::string& component) override;
+  void OnEndOfStream() override;
+  std::chrono::milliseconds TickInterval() const override;
+  void OnTick() override;
   void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override;
 
  private:
-  class Impl;
   SymmetricHashJoinBoltConfig config_;
   WindowClock clock_;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<SymmetricJoinRunner> impl_;
 };
 
 }  // namespace tempest::bolts

@@ -16,14 +16,22 @@ using topology::ConfigReader;
 
 namespace {
 
-SymmetricJoinInput ReadSide(ConfigReader& c, const char* key, const ConfigNode*& node) {
-  node = &RequiredMap(c, key, "a map {name, key, timestamp_field, unique}");
-  ConfigReader r(*node);
+struct SideNodes {
+  const ConfigNode* map = nullptr;
+  const ConfigNode* timestamp_field = nullptr;
+  const ConfigNode* unique = nullptr;
+};
+
+SymmetricJoinInput ReadSide(ConfigReader& c, const char* key, SideNodes& nodes) {
+  nodes.map = &RequiredMap(c, key, "a map {name, key, timestamp_field, unique}");
+  ConfigReader r(*nodes.map);
   SymmetricJoinInput in;
   in.name = r.RequiredString("name");
   in.key = ReadJoinKey(r);
   in.timestamp_field = r.String("timestamp_field", "");
+  nodes.timestamp_field = r.Node("timestamp_field");
   in.unique = r.Bool("unique", false);
+  nodes.unique = r.Node("unique");
   r.Finish();
   return in;
 }
@@ -34,10 +42,10 @@ topology::BoltFactory MakeSymmetricHashJoinBolt(ConfigReader& c,
                                                 const topology::ComponentContext& context) {
   SymmetricHashJoinBoltConfig config;
   config.selector = ReadJoinSelector(c);
-  const ConfigNode* left = nullptr;
-  const ConfigNode* right = nullptr;
-  config.left = ReadSide(c, "left", left);
-  config.right = ReadSide(c, "right", right);
+  SideNodes left_nodes, right_nodes;
+  config.left = ReadSide(c, "left", left_nodes);
+  config.right = ReadSide(c, "right", right_nodes);
+  const ConfigNode* right = right_nodes.map;
   const std::string type = c.String("type", "inner");
   if (type == "inner") {
     config.type = SymmetricJoinType::kInner;
@@ -72,17 +80,51 @@ topology::BoltFactory MakeSymmetricHashJoinBolt(ConfigReader& c,
   }
   config.select = topology::ReadString(*select);
   config.output_stream = c.String("output_stream", std::string(topology::kDefaultStream));
+  config.timestamp_field = c.String("timestamp_field", "");
+  config.lag_ms = c.IntAtLeast("lag_ms", 0, 0);
+  config.watermark_interval_ms = c.IntAtLeast("watermark_interval_ms", 1000, 0);
+  config.idle_timeout_ms = c.IntAtLeast("idle_timeout_ms", 0, 0);
 
   CheckAt(*right, [&] {
     const JoinClause clause{JoinType::kInner, config.right.name, config.right.key,
                             config.left.name};
     ValidateJoinClauses({config.left.name, config.left.key}, {clause});
   });
-  if (config.mode == SymmetricJoinMode::kAppend) {
-    CheckAt(*c.Node("mode"), [&] { ValidateSymmetricHashJoinBoltConfig(config); });
-  }
-  if (config.type == SymmetricJoinType::kLeftSemi || config.type == SymmetricJoinType::kLeftAnti) {
+  const bool append = config.mode == SymmetricJoinMode::kAppend;
+  if (!append && (config.type == SymmetricJoinType::kLeftSemi ||
+                  config.type == SymmetricJoinType::kLeftAnti)) {
     CheckAt(*c.Node("type"), [&] { ValidateSymmetricHashJoinBoltConfig(config); });
+  }
+  // A setting of the other mode, at its node.
+  const ConfigNode* other_mode[] = {append ? c.Node("state_ttl_ms") : nullptr,
+                                    append ? left_nodes.unique : nullptr,
+                                    append ? right_nodes.unique : nullptr,
+                                    append ? nullptr : c.Node("timestamp_field"),
+                                    append ? nullptr : left_nodes.timestamp_field,
+                                    append ? nullptr : right_nodes.timestamp_field,
+                                    append ? nullptr : c.Node("lag_ms"),
+                                    append ? nullptr : c.Node("watermark_interval_ms"),
+                                    append ? nullptr : c.Node("idle_timeout_ms")};
+  for (const ConfigNode* n : other_mode) {
+    if (n == nullptr) continue;
+    if (!append && n == c.Node("watermark_interval_ms")) {
+      throw ConfigError(*n,
+                        "watermark_interval_ms is for mode append: mode changelog works in "
+                        "processing time (rows stay until retracted or until state_ttl_ms)");
+    }
+    CheckAt(*n, [&] { ValidateSymmetricHashJoinBoltConfig(config); });
+  }
+  if (append) {
+    for (const SideNodes* nodes : {&left_nodes, &right_nodes}) {
+      const SymmetricJoinInput& side = nodes == &left_nodes ? config.left : config.right;
+      if (side.timestamp_field.empty() && config.timestamp_field.empty()) {
+        throw ConfigError(*nodes->map,
+                          fmt::format("\"{}\" has no event time: mode append needs "
+                                      "timestamp_field, here or for both sides at the bolt level",
+                                      side.name));
+      }
+    }
+    CheckAt(*c.Node("mode"), [&] { ValidateSymmetricHashJoinBoltConfig(config); });
   }
   if (!config.condition.empty()) {
     CheckAt(*c.Node("condition"), [&] { ParseExpression(config.condition); });
@@ -100,6 +142,12 @@ topology::BoltFactory MakeSymmetricHashJoinBolt(ConfigReader& c,
   CheckAt(checks_at, [&] {
     ValidateSymmetricHashJoinInputs(config, context.parallelism, context.inputs, context.groupings);
   });
+  if (append && context.topology != nullptr) {
+    CheckAt(*c.Node("mode"), [&] {
+      ValidateSymmetricHashJoinFitsTopology(
+          config, PlanSymmetricAppendEviction(config, context.inputs), *context.topology);
+    });
+  }
   return [config] { return std::make_unique<SymmetricHashJoinBolt>(config); };
 }
 

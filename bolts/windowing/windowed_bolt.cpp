@@ -302,6 +302,9 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   void ResetTimeout(const Tuple& input) override { out_->ResetTimeout(input); }
   void ReportError(std::string_view message) override { out_->ReportError(message); }
   void ReportDropped(uint64_t count) override { out_->ReportDropped(count); }
+  void ReportGauge(std::string_view name, uint64_t value) override {
+    out_->ReportGauge(name, value);
+  }
 
   std::unique_ptr<WindowedBolt> bolt_;
   const WindowConfig config_;

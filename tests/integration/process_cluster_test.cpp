@@ -17,6 +17,7 @@
 
 #include "../support/data_dir.h"
 #include "../support/tempest_workers.h"
+#include "gauge_bolt.h"
 #include "transport/frame.h"
 
 namespace tempest {
@@ -82,6 +83,36 @@ TEST_F(ProcessClusterTest, ABoundedRunOnThreeWorkersLosesNothing) {
     EXPECT_EQ(summary.Find("sink")->executed, 200'000u);
     ExpectEachIdOnce(Ids(Out()), 200'000);
   }
+}
+
+// Gauges a bolt reports in its worker reach the supervisor's summary, summed over the tasks of
+// both workers. The supervisor has GaugeBolt registered here; the workers load it as a plugin.
+TEST_F(ProcessClusterTest, GaugesOfEveryWorkerAreSummedInTheSummary) {
+  topology::ComponentRegistry registry;
+  spouts::RegisterBuiltinSpouts(registry);
+  testing::RegisterGaugeBolt(registry);
+  topology::LoadOptions load;
+  load.registry = &registry;
+  load.set = {{"count", "10000"}};
+  const auto spec =
+      topology::LoadTopology((testing::DataDir() / "process" / "gauges.yaml").string(), load);
+  runtime::ProcessRunOptions options;
+  options.workers = 2;
+  options.worker_command = {TEMPEST_BIN,
+                            "worker",
+                            (testing::DataDir() / "process" / "gauges_worker.yaml").string(),
+                            "--set",
+                            "count=10000",
+                            "--set",
+                            std::string("plugin=") + TEMPEST_GAUGE_PLUGIN,
+                            "--quiet"};
+  const RunSummary summary = ProcessCluster(spec, options).Run();
+  ASSERT_TRUE(summary.completed) << summary.error;
+  EXPECT_EQ(summary.workers, 2);
+  EXPECT_EQ(summary.Find("gauges")->executed, 10000u);
+  const std::vector<std::pair<std::string, uint64_t>> expected = {{"rows", 10000}, {"tasks", 4}};
+  EXPECT_EQ(summary.Find("gauges")->gauges, expected);
+  EXPECT_TRUE(summary.Find("gen")->gauges.empty());
 }
 
 TEST_F(ProcessClusterTest, TheRunFolderIsPrivateAndRemovedAtTheEnd) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../support/temp_dir.h"
@@ -97,6 +98,8 @@ class FakeBoltCollector : public topology::OutputCollector {
   std::vector<std::string> errors;
   std::vector<std::string> log;  // "emit", "ack", "fail", "error", "drop" in call order
   uint64_t dropped = 0;          // ReportDropped counts
+  // ReportGauge: latest value per name, in first-reported order (not in `log`).
+  std::vector<std::pair<std::string, uint64_t>> gauges;
 
   void Ack(const topology::Tuple& t) override {
     acked.push_back(t);
@@ -114,6 +117,15 @@ class FakeBoltCollector : public topology::OutputCollector {
   void ReportDropped(uint64_t n) override {
     dropped += n;
     log.emplace_back("drop");
+  }
+  void ReportGauge(std::string_view name, uint64_t value) override {
+    for (auto& [n, v] : gauges) {
+      if (n == name) {
+        v = value;
+        return;
+      }
+    }
+    gauges.emplace_back(std::string(name), value);
   }
 
  protected:

@@ -4,7 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <msgpack.hpp>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace tempest::transport {
 namespace {
@@ -20,8 +25,9 @@ ControlMessage Full() {
   m.completed = true;
   m.dropped_frames = 3;
   m.incarnation = 4;
-  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}},
-             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}}};
+  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}, {}},
+             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}, {}}};
+  m.tasks[1].gauges = {{"state rows left", 1200}, {"state rows right", UINT64_MAX}, {"", 0}};
   m.endpoints = {"tcp://127.0.0.1:5000", "", "ipc:///a"};
   m.finished = {3, 8};
   return m;
@@ -77,7 +83,100 @@ TEST(ControlMessageTest, AnUnknownTypeOrVersionIsNamed) {
   body = Body(Full());
   body[1] = 5;
   EXPECT_FALSE(DecodeControlMessage(body, out, &error));
-  EXPECT_EQ(error, "control message version 5 with 13 parts, expected version 1 with 13");
+  EXPECT_EQ(error, "control message version 5 with 13 parts, expected version 2 with 13");
+}
+
+// The body of a heartbeat whose one task has `gauges` packed by hand, so that it can be wrong.
+std::string HeartbeatWithGauges(
+    const std::function<void(msgpack::packer<msgpack::sbuffer>&)>& gauges) {
+  msgpack::sbuffer buf;
+  msgpack::packer<msgpack::sbuffer> pk(buf);
+  pk.pack_array(13);
+  pk.pack_uint64(2);  // version
+  pk.pack_uint8(static_cast<uint8_t>(ControlType::kHeartbeat));
+  pk.pack_int32(0);   // worker
+  pk.pack_int64(0);   // pid
+  pk.pack_str(0);     // text
+  pk.pack_uint64(0);  // fingerprint
+  pk.pack_int32(0);   // task
+  pk.pack_false();    // completed
+  pk.pack_uint64(0);  // dropped frames
+  pk.pack_int32(0);   // incarnation
+  pk.pack_array(1);   // tasks
+  pk.pack_array(14);
+  pk.pack_int32(5);
+  for (int i = 0; i < 11; ++i) pk.pack_uint64(0);
+  pk.pack_array(0);  // latency
+  gauges(pk);
+  pk.pack_array(0);  // endpoints
+  pk.pack_array(0);  // finished
+  return std::string(buf.data(), buf.size());
+}
+
+TEST(ControlMessageTest, HandPackedGaugesDecode) {
+  const std::string body = HeartbeatWithGauges([](msgpack::packer<msgpack::sbuffer>& pk) {
+    pk.pack_array(1);
+    pk.pack_array(2);
+    pk.pack(std::string("rows"));
+    pk.pack_uint64(7);
+  });
+  ControlMessage out;
+  std::string error;
+  ASSERT_TRUE(DecodeControlMessage(body, out, &error)) << error;
+  ASSERT_EQ(out.tasks.size(), 1u);
+  EXPECT_EQ(out.tasks[0].task, 5);
+  const std::vector<std::pair<std::string, uint64_t>> expected = {{"rows", 7}};
+  EXPECT_EQ(out.tasks[0].gauges, expected);
+}
+
+TEST(ControlMessageTest, AMalformedGaugeIsNamed) {
+  struct Case {
+    const char* what;
+    std::function<void(msgpack::packer<msgpack::sbuffer>&)> gauges;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {"gauges not an array", [](auto& pk) { pk.pack_uint64(1); },
+       "the gauge list is not an array"},
+      {"a gauge of one part",
+       [](auto& pk) {
+         pk.pack_array(1);
+         pk.pack_array(1);
+         pk.pack(std::string("rows"));
+       },
+       "a gauge is not a (name, value) pair"},
+      {"a gauge of three parts",
+       [](auto& pk) {
+         pk.pack_array(1);
+         pk.pack_array(3);
+         pk.pack(std::string("rows"));
+         pk.pack_uint64(1);
+         pk.pack_uint64(2);
+       },
+       "a gauge is not a (name, value) pair"},
+      {"a name that is not a string",
+       [](auto& pk) {
+         pk.pack_array(1);
+         pk.pack_array(2);
+         pk.pack_uint64(3);
+         pk.pack_uint64(7);
+       },
+       "a gauge name is not a string"},
+      {"a negative value",
+       [](auto& pk) {
+         pk.pack_array(1);
+         pk.pack_array(2);
+         pk.pack(std::string("rows"));
+         pk.pack_int64(-1);
+       },
+       "a gauge value is not an unsigned integer"},
+  };
+  for (const Case& c : cases) {
+    ControlMessage out;
+    std::string error;
+    EXPECT_FALSE(DecodeControlMessage(HeartbeatWithGauges(c.gauges), out, &error)) << c.what;
+    EXPECT_EQ(error, c.error) << c.what;
+  }
 }
 
 TEST(ControlMessageTest, RandomGarbageIsRejected) {

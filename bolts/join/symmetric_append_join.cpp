@@ -1,0 +1,359 @@
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <optional>
+
+#include "bolts/expression/join_condition.h"
+#include "bolts/join/field_selector.h"
+#include "bolts/join/interval_join_state.h"
+#include "bolts/join/join_key.h"
+#include "bolts/join/join_plan.h"
+#include "bolts/join/symmetric_join_runner.h"
+#include "bolts/windowing/watermark_tracker.h"
+
+// SymmetricHashJoinBolt's append mode (Spark's StreamingSymmetricHashJoinExec): the interval
+// join's buffers with the stays the condition allows, a pair filter, and the semi and anti joins.
+namespace tempest::bolts {
+
+using topology::Tuple;
+using topology::Value;
+
+namespace {
+
+constexpr const char* kOpField = "_op";
+
+class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinSink {
+ public:
+  AppendJoinRunner(const SymmetricHashJoinBoltConfig& config,
+                   const topology::TopologyContext& context, topology::OutputCollector& out,
+                   WindowClock& clock)
+      : config_(config), out_(out), clock_(clock) {
+    component_ = context.GetThisComponentId();
+    task_ = context.GetThisTaskId();
+    SymmetricInputs inputs;
+    std::vector<topology::GroupingSpec> groupings;
+    SymmetricContextInputs(context, inputs, groupings);
+    ValidateSymmetricHashJoinInputs(config_, context.GetRawTopology().Find(component_)->parallelism,
+                                    inputs, groupings);
+    const SymmetricAppendEviction eviction = PlanSymmetricAppendEviction(config_, inputs);
+    ValidateSymmetricHashJoinFitsTopology(config_, eviction, context.GetTopologyConfig());
+    plan_ = PlanJoin(SymmetricAsJoinConfig(config_), inputs);
+    const topology::Fields left = SymmetricSideFields(config_, config_.left.name, inputs);
+    const topology::Fields right = SymmetricSideFields(config_, config_.right.name, inputs);
+    if (!config_.condition.empty()) {
+      condition_ = SplitJoinCondition(config_.condition, {config_.left.name, "left", {left}},
+                                      {config_.right.name, "right", {right}});
+    }
+    const SymmetricJoinType t = config_.type;
+    semi_ = t == SymmetricJoinType::kLeftSemi;
+    anti_ = t == SymmetricJoinType::kLeftAnti;
+    preserved_[0] = t == SymmetricJoinType::kLeft || t == SymmetricJoinType::kFull;
+    preserved_[1] = t == SymmetricJoinType::kRight || t == SymmetricJoinType::kFull;
+    acking_ = context.GetTopologyConfig().acker_executors != 0;
+    max_pending_ = static_cast<std::size_t>(context.GetTopologyConfig().max_spout_pending);
+
+    IntervalJoinOptions options;
+    options.bounds = {eviction.lower, eviction.upper};
+    for (int s = 0; s < 2; ++s) {
+      evicts_[s] = eviction.stay[s].has_value();
+      options.stay[s] = evicts_[s] ? *eviction.stay[s] : IntervalJoinOptions::kNeverLeaves;
+      if (!evicts_[s]) {
+        spdlog::warn(
+            "{} task {}: rows of \"{}\" never leave the join before the end of its input (no "
+            "time bound on them in the keys or condition): its state grows with the input",
+            component_, task_, s == 0 ? config_.left.name : config_.right.name);
+      }
+    }
+    options.left_once = semi_ || anti_;
+    state_.emplace(static_cast<IntervalJoinSink&>(*this), options);
+
+    sources_ = context.GetThisSources();
+    now_ = clock_();
+    tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
+                     now_);
+    next_watermark_ = now_ + config_.watermark_interval_ms;
+  }
+
+  void Handle(const Tuple& input, Tuple* owned) override {
+    const Source& src = SourceOf(input);
+    if (src.side < 0) {
+      Drop(input, fmt::format("tuple {} comes from \"{}\", which the join does not name; acked "
+                              "and dropped",
+                              input.ToString(),
+                              JoinInputName(config_.selector, input.GetSourceGlobalStreamId())));
+      return;
+    }
+    if (src.op_index >= 0) {
+      const Value& op = input.GetValue(static_cast<std::size_t>(src.op_index));
+      if (!op.IsNull() && !(op.IsString() && op.AsString() == "+I")) {
+        Drop(input, fmt::format("tuple {} has _op {}: mode append joins inserts only (+I or no "
+                                "_op; use mode changelog for retractions); acked and dropped",
+                                input.ToString(), op.ToString()));
+        return;
+      }
+    }
+    int64_t ts = 0;
+    if (!Timestamp(input, src, ts)) return;
+    if (flushed_) {
+      // A replay after the end of input: it joins what comes with it and leaves at once.
+      Store(input, owned, src, ts);
+      state_->Drain();
+      return;
+    }
+    const std::optional<int64_t> before = tracker_->max_ts(src.stream);
+    const bool raised = !before || ts > *before;
+    tracker_->Touch(src.stream, now_);
+    tracker_->Track(src.stream, ts);
+    if (state_->IsLate(ts)) {
+      if (late_dropped_++ == 0) {
+        spdlog::info(
+            "{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
+            component_, task_, input.ToString(), state_->watermark());
+      }
+      out_.ReportDropped();
+      out_.Ack(input);
+    } else {
+      Store(input, owned, src, ts);
+    }
+    if (config_.watermark_interval_ms == 0 && (raised || config_.idle_timeout_ms > 0)) {
+      AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
+    }
+  }
+
+  void OnTick() override {
+    now_ = clock_();
+    ReportState();
+    if (flushed_) return;
+    if (config_.watermark_interval_ms == 0 || now_ >= next_watermark_) {
+      AdvanceWatermark(now_);
+      next_watermark_ = now_ + config_.watermark_interval_ms;
+    }
+  }
+
+  void OnSourceEnded(const std::string& component) override {
+    if (flushed_) return;
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i].component == component) tracker_->End(static_cast<int>(i));
+    }
+    AdvanceWatermark(clock_());
+  }
+
+  void OnEndOfStream() override {
+    if (flushed_) return;
+    state_->Drain();  // as if the watermark were +inf: every row leaves, padded if unmatched
+    flushed_ = true;
+    ReportState();
+    if (late_dropped_ > 0) {
+      spdlog::info("{} task {}: {} late tuples dropped", component_, task_, late_dropped_);
+    }
+  }
+
+ private:
+  struct Source {
+    const topology::StreamSchema* schema = nullptr;
+    int side = -1;  // 0 left, 1 right, -1 not an input of the join
+    int stream = 0;
+    int ts_index = -1;
+    int op_index = -1;
+    const InputPlan* plan = nullptr;
+  };
+
+  const Source& SourceOf(const Tuple& t) {
+    for (const Source& s : schemas_) {
+      if (s.schema == t.schema()) return s;
+    }
+    Source s;
+    s.schema = t.schema();
+    const topology::GlobalStreamId id = t.GetSourceGlobalStreamId();
+    s.plan = plan_.Find(id);
+    if (s.plan != nullptr) s.side = s.plan->position == 0 ? 0 : 1;
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i] == id) s.stream = static_cast<int>(i);
+    }
+    const auto& names = t.GetFields().names();
+    if (s.side >= 0) {
+      const auto ts =
+          std::find(names.begin(), names.end(), SymmetricTimestampField(config_, s.side));
+      if (ts != names.end()) s.ts_index = static_cast<int>(ts - names.begin());
+    }
+    const auto op = std::find(names.begin(), names.end(), kOpField);
+    if (op != names.end()) s.op_index = static_cast<int>(op - names.begin());
+    schemas_.push_back(s);
+    return schemas_.back();
+  }
+
+  // The plan of a held tuple of `side`: most sides have one stream, so the last one is kept.
+  const InputPlan& PlanOf(const Tuple& t, int side) {
+    if (t.schema() != last_schema_[side]) {
+      last_schema_[side] = t.schema();
+      last_plan_[side] = SourceOf(t).plan;
+    }
+    return *last_plan_[side];
+  }
+
+  void Drop(const Tuple& t, const std::string& why) {
+    if (++reported_ <= 10) out_.ReportError(why);
+    out_.Ack(t);
+    out_.ReportDropped();
+  }
+
+  bool Timestamp(const Tuple& t, const Source& src, int64_t& ts) {
+    if (src.ts_index >= 0 && static_cast<std::size_t>(src.ts_index) < t.size()) {
+      const Value& v = t.GetValue(static_cast<std::size_t>(src.ts_index));
+      if (v.type() == topology::ValueType::kInt) {
+        ts = v.AsInt();
+        return true;
+      }
+    }
+    Drop(t, fmt::format("tuple {} has no integer timestamp in field \"{}\"; acked and dropped",
+                        t.ToString(), SymmetricTimestampField(config_, src.side)));
+    return false;
+  }
+
+  void Store(const Tuple& input, Tuple* owned, const Source& src, int64_t ts) {
+    const int side = src.side;
+    const std::optional<ConditionPart>& filter =
+        !condition_ ? no_filter_ : (side == 0 ? condition_->left : condition_->right);
+    bool keep = true;
+    if (filter) {
+      const Tuple* one[2] = {side == 0 ? &input : nullptr, side == 1 ? &input : nullptr};
+      keep = filter->bound.Holds(one);
+    }
+    if (!keep || !ExtractKey(input, src.plan->key_index, plan_.keys[src.plan->position], key_)) {
+      // It can never match: a preserved side's row is emitted at once (an anti join's left row
+      // as it is), the others' are let go.
+      adding_ = side;
+      if (preserved_[side] || (anti_ && side == 0)) {
+        EmitRow(side == 0 ? &input : nullptr, side == 1 ? &input : nullptr);
+      }
+      adding_ = -1;
+      out_.Ack(input);
+      return;
+    }
+    const uint64_t hash = HashKey(key_);
+    const JoinSide js = side == 0 ? JoinSide::kLeft : JoinSide::kRight;
+    adding_ = side;
+    // key_ points into `input`: the state copies the key before it moves the tuple in. A side
+    // that is never evicted is acked now, after its outputs were anchored to it, so it must not
+    // be moved from.
+    const bool ack_now = !evicts_[side];
+    if (owned != nullptr && !(ack_now && acking_)) {
+      state_->Add(js, key_, hash, ts, std::move(*owned));
+    } else {
+      state_->Add(js, key_, hash, ts, Tuple(input));
+    }
+    adding_ = -1;
+    if (ack_now) out_.Ack(input);
+    const std::size_t held = state_->size(JoinSide::kLeft) + state_->size(JoinSide::kRight);
+    peak_[side] = std::max(peak_[side], state_->size(js));
+    if (acking_ && max_pending_ > 0 && held >= max_pending_ && !warned_pending_) {
+      warned_pending_ = true;
+      spdlog::warn(
+          "{} task {}: holds {} tuples, topology.max.spout.pending is {}: the spouts may stall "
+          "until held tuples time out (raise it above what the join holds)",
+          component_, task_, held, max_pending_);
+    }
+  }
+
+  // The rows each side holds now and at most, for the run summary.
+  void ReportState() {
+    const std::size_t rows[2] = {state_->size(JoinSide::kLeft), state_->size(JoinSide::kRight)};
+    ReportSymmetricJoinState(out_, rows, peak_);
+  }
+
+  void AdvanceWatermark(int64_t now) {
+    if (const std::optional<int64_t> wm = tracker_->Advance(now)) state_->Advance(*wm);
+  }
+
+  // The state's calls.
+  bool Pairs(const Tuple& left, const Tuple& right) override {
+    if (!condition_ || !condition_->pairs) return true;
+    const Tuple* both[2] = {&left, &right};
+    return condition_->pairs->bound.Holds(both);
+  }
+  void Joined(const Tuple& left, const Tuple& right, int64_t ts) override {
+    (void)ts;
+    if (anti_) return;  // an anti join emits only what never matches
+    if (semi_) {
+      EmitRow(&left, nullptr, &right);
+      return;
+    }
+    EmitRow(&left, &right);
+  }
+  void Left(JoinSide side, Tuple& t, int64_t ts, bool matched) override {
+    (void)ts;
+    const int s = side == JoinSide::kLeft ? 0 : 1;
+    if (!matched && (preserved_[s] || (anti_ && s == 0))) {
+      EmitRow(s == 0 ? &t : nullptr, s == 1 ? &t : nullptr);
+    }
+    if (evicts_[s]) out_.Ack(t);  // the others were acked when processed
+  }
+
+  // `left`/`right`: the output's rows (null: padded); `cause`: another row to anchor to (a semi
+  // join's right row). A row is an anchor while it is unacked: its side is evicted, or it is
+  // the row being processed.
+  void EmitRow(const Tuple* left, const Tuple* right, const Tuple* cause = nullptr) {
+    topology::Values row;
+    row.reserve(plan_.select.size());
+    for (std::size_t f = 0; f < plan_.select.size(); ++f) {
+      const SelectPlan& sel = plan_.select[f];
+      const int side = sel.input == 0 ? 0 : 1;
+      const Tuple* t = side == 0 ? left : right;
+      const Value* v = nullptr;
+      if (t != nullptr) v = LookupPath(*t, PlanOf(*t, side).select_index[f], sel.path);
+      row.push_back(v != nullptr ? *v : Value());
+    }
+    std::size_t n = 0;
+    const Tuple* rows[3] = {left, right, cause};
+    const int sides[3] = {0, 1, 1};
+    for (int i = 0; i < 3; ++i) {
+      if (rows[i] != nullptr && (evicts_[sides[i]] || adding_ == sides[i])) anchors_[n++] = rows[i];
+    }
+    out_.Emit(config_.output_stream, topology::Anchors(anchors_, n), std::move(row));
+  }
+
+  const SymmetricHashJoinBoltConfig& config_;
+  topology::OutputCollector& out_;
+  WindowClock& clock_;
+  std::string component_;
+  int task_ = 0;
+  JoinPlan plan_;
+  std::optional<JoinCondition> condition_;
+  const std::optional<ConditionPart> no_filter_;
+  bool semi_ = false;
+  bool anti_ = false;
+  bool preserved_[2] = {false, false};
+  bool evicts_[2] = {false, false};
+  bool acking_ = true;
+  std::size_t max_pending_ = 0;
+  bool warned_pending_ = false;
+  std::optional<IntervalJoinState> state_;
+  std::vector<topology::GlobalStreamId> sources_;
+  std::optional<WatermarkTracker> tracker_;
+  int64_t now_ = 0;
+  int64_t next_watermark_ = 0;
+  std::deque<Source> schemas_;  // stable references: SourceOf hands them out
+  const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
+  const InputPlan* last_plan_[2] = {nullptr, nullptr};
+  KeyRef key_;
+  const Tuple* anchors_[3] = {nullptr, nullptr, nullptr};
+  int adding_ = -1;  // the side of the row being processed, while it is
+  std::size_t peak_[2] = {0, 0};
+  bool flushed_ = false;
+  uint64_t late_dropped_ = 0;
+  uint64_t reported_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SymmetricJoinRunner> MakeAppendJoinRunner(const SymmetricHashJoinBoltConfig& config,
+                                                          const topology::TopologyContext& context,
+                                                          topology::OutputCollector& out,
+                                                          WindowClock& clock) {
+  return std::make_unique<AppendJoinRunner>(config, context, out, clock);
+}
+
+}  // namespace tempest::bolts

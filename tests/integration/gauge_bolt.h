@@ -1,0 +1,40 @@
+#pragma once
+
+// A bolt that reports gauges, for multi-process runs: the supervisor (the test process)
+// registers it directly, the `tempest worker` processes load it from gauge_plugin.so.
+
+#include <cstdint>
+#include <memory>
+
+#include "topology/bolt.h"
+#include "topology/component_registry.h"
+
+namespace tempest::testing {
+
+// Acks and counts its inputs; reports "rows" (inputs this task executed) and "tasks" (1) at
+// end-of-stream, summed over the tasks by the run summary.
+class GaugeBolt : public topology::Bolt {
+ public:
+  void Prepare(const topology::TopologyContext&, topology::OutputCollector& out) override {
+    out_ = &out;
+  }
+  void Execute(const topology::Tuple& input) override {
+    ++rows_;
+    out_->Ack(input);
+  }
+  void OnEndOfStream() override {
+    out_->ReportGauge("rows", rows_);
+    out_->ReportGauge("tasks", 1);
+  }
+  void DeclareOutputFields(topology::OutputFieldsDeclarer&) const override {}
+
+ private:
+  topology::OutputCollector* out_ = nullptr;
+  uint64_t rows_ = 0;
+};
+
+inline void RegisterGaugeBolt(topology::ComponentRegistry& registry) {
+  registry.AddBolt<GaugeBolt>("GaugeBolt");
+}
+
+}  // namespace tempest::testing
