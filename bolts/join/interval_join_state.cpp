@@ -20,6 +20,9 @@ int64_t SaturatingAdd(int64_t a, int64_t b) noexcept {
   return out;
 }
 
+// -x, with an unbounded end staying unbounded (-INT64_MIN does not exist).
+int64_t Negate(int64_t x) noexcept { return x == kMin ? kMax : (x == kMax ? kMin : -x); }
+
 // One buffered element: its tuple lives in the side's slab at `slot`.
 struct Entry {
   int64_t ts = 0;
@@ -271,9 +274,9 @@ struct IntervalJoinState::Impl {
     const Tuple& ours = *tuples[side][e.slot];
     // The other side's timestamps that pair with ts.
     const int64_t lo =
-        side == 0 ? SaturatingAdd(ts, bounds.lower) : SaturatingAdd(ts, -bounds.upper);
+        side == 0 ? SaturatingAdd(ts, bounds.lower) : SaturatingAdd(ts, Negate(bounds.upper));
     const int64_t hi =
-        side == 0 ? SaturatingAdd(ts, bounds.upper) : SaturatingAdd(ts, -bounds.lower);
+        side == 0 ? SaturatingAdd(ts, bounds.upper) : SaturatingAdd(ts, Negate(bounds.lower));
     Buffer& other = keys[k].sides[1 - side];
     const std::vector<std::optional<Tuple>>& theirs = tuples[1 - side];
     Entry* it = other.begin();

@@ -32,15 +32,21 @@ const Value kNull;
 // the 10 s tumbling window t is in, for Spark's windowed cases).
 class Harness {
  public:
-  Harness() {
+  // `op`: both streams also carry an `_op` field.
+  explicit Harness(bool op = false) {
     spec_ = std::make_shared<topology::TopologySpec>();
     topology::ComponentSpec src;
     src.id = "src";
     src.kind = topology::ComponentKind::kSpout;
     topology::ComponentSpec bolt;
     bolt.id = "join";
-    for (const auto& [name, fields] : {std::pair{"L", Fields{"key", "t", "lv", "wend"}},
-                                       {"R", Fields{"key", "t", "rv", "wend"}}}) {
+    std::vector<std::pair<std::string, Fields>> streams = {{"L", Fields{"key", "t", "lv", "wend"}},
+                                                           {"R", Fields{"key", "t", "rv", "wend"}}};
+    if (op) {
+      streams[0].second = Fields{"key", "t", "lv", "wend", "_op"};
+      streams[1].second = Fields{"key", "t", "rv", "wend", "_op"};
+    }
+    for (const auto& [name, fields] : streams) {
       auto schema = std::make_shared<topology::StreamSchema>();
       schema->component = "src";
       schema->stream = name;
@@ -69,6 +75,10 @@ class Harness {
     const int64_t t = seconds * 1000;
     const int64_t wend = (seconds / 10 + 1) * 10'000;
     sent_.push_back(Tuple(schemas_.at(stream), 1, Values{key, t, std::move(value), wend}));
+    bolt_->Execute(sent_.back());
+  }
+  void SendRaw(const std::string& stream, Values values) {
+    sent_.push_back(Tuple(schemas_.at(stream), 1, std::move(values)));
     bolt_->Execute(sent_.back());
   }
   // The rows emitted since the last call, after a tick that recomputes the watermark.
@@ -349,6 +359,26 @@ TEST(SymmetricAppendJoinTest, StateSizesAreReportedAsGauges) {
                              {"state rows right", 0},
                              {"state peak left", 2},
                              {"state peak right", 1}}));
+}
+
+TEST(SymmetricAppendJoinTest, RowsThatAreNotInsertsOrHaveNoIntegerTimeAreReportedAndDropped) {
+  Harness h(true);
+  h.Start(Config(SymmetricJoinType::kInner, "", "L:key, R:key AS rk"));
+  h.SendRaw("L", {1, 1000, 2, 10000, "+I"});
+  h.SendRaw("L", {1, 1000, 2, 10000, kNull});
+  h.SendRaw("L", {1, 1000, 2, 10000, "-D"});
+  h.SendRaw("R", {1, "soon", 3, 10000, "+I"});
+  h.SendRaw("R", {1, 1000, 3, 10000, "+I"});
+  EXPECT_EQ(h.Take(), Of({"1,1", "1,1"}));  // both inserts of L, once each
+  ASSERT_EQ(h.out.errors.size(), 2u);
+  EXPECT_EQ(h.out.errors[0],
+            "tuple src:L[1] [1,1000,2,10000,\"-D\"] has _op \"-D\": mode append joins inserts "
+            "only (+I or no _op; use mode changelog for retractions); acked and dropped");
+  EXPECT_EQ(h.out.errors[1],
+            "tuple src:R[1] [1,\"soon\",3,10000,\"+I\"] has no integer timestamp in field "
+            "\"t\"; acked and dropped");
+  EXPECT_EQ(h.out.dropped, 2u);
+  EXPECT_EQ(h.out.acked.size(), 5u);  // every one at once: nothing bounds either side
 }
 
 std::string Refusal(const SymmetricHashJoinBoltConfig& c) {
