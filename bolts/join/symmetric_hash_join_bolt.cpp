@@ -235,7 +235,7 @@ void ValidateSymmetricHashJoinInputs(
     const std::string& other = side == 0 ? c.right.name : c.left.name;
     const std::string& my_ts = SymmetricTimestampField(c, side);
     const std::string& other_ts = SymmetricTimestampField(c, 1 - side);
-    throw std::invalid_argument(fmt::format(
+    throw UnboundedAppendJoinError(fmt::format(
         "a {} join in mode append emits a row of \"{}\" that found no match only when it leaves "
         "the state, and nothing bounds how long it could still match: no row of \"{}\" ever "
         "becomes too late for it. Bound it (Spark requires the same: a watermark in the join "

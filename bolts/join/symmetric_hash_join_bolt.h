@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,12 +73,18 @@ void ValidateSymmetricHashJoinBoltConfig(const SymmetricHashJoinBoltConfig& conf
 // same fields, keys, select and condition resolve, and with parallelism > 1 each side is
 // fields-grouped on its key (or global). In append mode: each side declares its timestamp
 // field, a semi or anti join selects left fields only, and every preserved side can be evicted
-// (Spark's check: otherwise its padded rows could never be emitted). Throws
-// std::invalid_argument.
+// (Spark's check: otherwise its padded rows could never be emitted; UnboundedAppendJoinError).
+// Throws std::invalid_argument.
 void ValidateSymmetricHashJoinInputs(
     const SymmetricHashJoinBoltConfig& config, int parallelism,
     const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
     const std::vector<topology::GroupingSpec>& groupings);
+
+// An append-mode outer, semi or anti join whose preserved side could never leave the state.
+class UnboundedAppendJoinError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 // Append mode: the eviction the keys and condition allow (the inputs as above). Throws
 // std::invalid_argument (ExpressionError) for a condition that does not bind.

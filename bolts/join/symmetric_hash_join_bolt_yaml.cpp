@@ -139,8 +139,18 @@ topology::BoltFactory MakeSymmetricHashJoinBolt(ConfigReader& c,
     ValidateJoinInputs(as_join, context.parallelism, context.inputs, context.groupings);
   });
   const ConfigNode& checks_at = config.condition.empty() ? *select : *c.Node("condition");
+  // A missing time bound is the condition's to fix (or the type's, without a condition).
+  const ConfigNode* type_node = c.Node("type");
+  const ConfigNode& bound_at = !config.condition.empty() ? *c.Node("condition")
+                               : type_node != nullptr    ? *type_node
+                                                         : c.node();
   CheckAt(checks_at, [&] {
-    ValidateSymmetricHashJoinInputs(config, context.parallelism, context.inputs, context.groupings);
+    try {
+      ValidateSymmetricHashJoinInputs(config, context.parallelism, context.inputs,
+                                      context.groupings);
+    } catch (const UnboundedAppendJoinError& e) {
+      throw ConfigError(bound_at, e.what());
+    }
   });
   if (append && context.topology != nullptr) {
     CheckAt(*c.Node("mode"), [&] {
