@@ -42,7 +42,12 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
                                       {config_.right.name, "right", {fields_[1]}});
     }
     const SymmetricJoinType t = config_.type;
-    preserved_[0] = t == SymmetricJoinType::kLeft || t == SymmetricJoinType::kFull;
+    semi_ = t == SymmetricJoinType::kLeftSemi;
+    anti_ = t == SymmetricJoinType::kLeftAnti;
+    // A semi or anti join is a left outer join whose outputs are translated (Emit): a left row's
+    // padded form appearing or going away is exactly its match count leaving or reaching 0.
+    preserved_[0] =
+        t == SymmetricJoinType::kLeft || t == SymmetricJoinType::kFull || semi_ || anti_;
     preserved_[1] = t == SymmetricJoinType::kRight || t == SymmetricJoinType::kFull;
     ChangelogSide sides[2];
     for (int s = 0; s < 2; ++s) {
@@ -50,7 +55,9 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
       const auto& names = fields_[s].names();
       const auto op = std::find(names.begin(), names.end(), kOpField);
       op_field_[s] = op == names.end() ? -1 : static_cast<int>(op - names.begin());
-      sides[s] = {preserved_[s], in.unique, config_.state_ttl_ms, op_field_[s]};
+      const int64_t ttl = in.state_ttl_ms >= 0 ? in.state_ttl_ms : config_.state_ttl_ms;
+      ttl_ = ttl_ || ttl > 0;
+      sides[s] = {preserved_[s], in.unique, ttl, op_field_[s]};
     }
     const BoundExpression* pairs =
         condition_ && condition_->pairs ? &condition_->pairs->bound : nullptr;
@@ -81,6 +88,9 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
       if (parsed) kind = *parsed;
     }
     current_ = &input;
+    current_side_ = src.side;
+    current_kind_ = kind;
+    emitted_ = false;
     const std::optional<ConditionPart>& filter =
         !condition_ ? no_filter_ : (src.side == 0 ? condition_->left : condition_->right);
     bool keep = true;
@@ -90,7 +100,7 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
     }
     if (keep && ExtractKey(input, src.plan->key_index, plan_.keys[src.plan->position], key_)) {
       state_->Process(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, kind, key_, input,
-                      config_.state_ttl_ms > 0 ? clock_() : 0);
+                      ttl_ ? clock_() : 0);
     } else if (preserved_[src.side]) {
       // Never stored, never matched: padded at once (and its retraction retracts that row).
       const RowKind padded = IsAccumulate(kind) ? RowKind::kInsert : RowKind::kDelete;
@@ -138,8 +148,31 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
     out_.ReportDropped();
   }
 
-  // The state's output: `select`ed from the two rows, plus `_op`, anchored to the input.
+  // The state's output; a semi or anti join's outputs are left rows (Flink's
+  // StreamingSemiAntiJoinOperator). A left input is emitted as it came (its own _op) once when
+  // it has a match (semi) or when it has none (anti: its padded form). A right input changes
+  // left rows' match counts: a padded row retracted is a count leaving 0 (semi: the left row
+  // with the right input's _op; anti: -D), a padded row back is a count reaching 0 (semi: the
+  // right input's _op; anti: +I). Joined rows are not output.
   void Emit(RowKind kind, const Tuple* left, const Tuple* right) override {
+    if (!semi_ && !anti_) {
+      EmitRow(kind, left, right);
+      return;
+    }
+    if (current_side_ == 0) {
+      if (semi_ ? right == nullptr : right != nullptr) return;
+      if (emitted_) return;
+      emitted_ = true;
+      EmitRow(current_kind_, left, nullptr);
+      return;
+    }
+    if (right != nullptr || left == nullptr) return;
+    const RowKind out = semi_ ? current_kind_ : kind;
+    EmitRow(out, left, nullptr);
+  }
+
+  // `select`ed from the two rows, plus `_op`, anchored to the input.
+  void EmitRow(RowKind kind, const Tuple* left, const Tuple* right) {
     topology::Values row;
     row.reserve(plan_.select.size() + 1);
     const Tuple* tuples[2] = {left, right};
@@ -171,6 +204,12 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
   std::deque<Source> schemas_;  // stable references: SourceOf hands them out
   KeyRef key_;
   const Tuple* current_ = nullptr;
+  int current_side_ = 0;
+  RowKind current_kind_ = RowKind::kInsert;
+  bool emitted_ = false;  // this input's semi/anti output is out
+  bool semi_ = false;
+  bool anti_ = false;
+  bool ttl_ = false;  // a side's rows expire
   uint64_t reported_ = 0;
   std::size_t peak_[2] = {0, 0};
 };

@@ -139,15 +139,8 @@ void ValidateSymmetricHashJoinBoltConfig(const SymmetricHashJoinBoltConfig& c) {
   const JoinBoltConfig j = SymmetricAsJoinConfig(c);
   ValidateJoinClauses(j.from, j.joins);
   const bool append = c.mode == SymmetricJoinMode::kAppend;
-  if (!append &&
-      (c.type == SymmetricJoinType::kLeftSemi || c.type == SymmetricJoinType::kLeftAnti)) {
-    throw std::invalid_argument(fmt::format(
-        "type {} exists in mode append only (a changelog semi or anti join is not built yet); "
-        "use mode: append, or inner, left, right or full",
-        TypeName(c.type)));
-  }
   if (append) {
-    if (c.state_ttl_ms != 0) {
+    if (c.state_ttl_ms != 0 || c.left.state_ttl_ms >= 0 || c.right.state_ttl_ms >= 0) {
       throw std::invalid_argument(
           "state_ttl_ms is for mode changelog: in mode append rows leave by the watermark, as "
           "the condition's time bounds allow");
@@ -193,6 +186,12 @@ void ValidateSymmetricHashJoinBoltConfig(const SymmetricHashJoinBoltConfig& c) {
   if (c.state_ttl_ms < 0) {
     throw std::invalid_argument(fmt::format("state_ttl_ms must be >= 0, found {}", c.state_ttl_ms));
   }
+  for (const SymmetricJoinInput* in : {&c.left, &c.right}) {
+    if (in->state_ttl_ms < -1) {
+      throw std::invalid_argument(
+          fmt::format("\"{}\": state_ttl_ms must be >= 0, found {}", in->name, in->state_ttl_ms));
+    }
+  }
 }
 
 void ValidateSymmetricHashJoinInputs(
@@ -203,11 +202,11 @@ void ValidateSymmetricHashJoinInputs(
   ValidateJoinInputs(j, parallelism, inputs, groupings);
   const topology::Fields left = SymmetricSideFields(c, c.left.name, inputs);
   const topology::Fields right = SymmetricSideFields(c, c.right.name, inputs);
-  const JoinPlan plan = PlanJoin(j, inputs);
   if (!c.condition.empty()) {
     SplitJoinCondition(c.condition, {c.left.name, "left", {left}},
                        {c.right.name, "right", {right}});
   }
+  ValidateSymmetricHashJoinSelect(c, inputs);
   if (c.mode != SymmetricJoinMode::kAppend) return;
   for (const auto& [stream, fields] : inputs) {
     const int side = JoinInputName(c.selector, stream) == c.left.name ? 0 : 1;
@@ -216,16 +215,6 @@ void ValidateSymmetricHashJoinInputs(
       throw std::invalid_argument(
           fmt::format("timestamp_field \"{}\" is not declared by \"{}\" (declared: {})", ts,
                       JoinInputName(c.selector, stream), fields.ToString()));
-    }
-  }
-  if (c.type == SymmetricJoinType::kLeftSemi || c.type == SymmetricJoinType::kLeftAnti) {
-    const std::vector<FieldSelector> select = ParseSelect(c.select);
-    for (std::size_t f = 0; f < plan.select.size(); ++f) {
-      if (plan.select[f].input != 0) {
-        throw std::invalid_argument(
-            fmt::format("select: \"{}\" is a field of \"{}\", but a {} join emits left rows only",
-                        select[f].output_name, c.right.name, TypeName(c.type)));
-      }
     }
   }
   const SymmetricAppendEviction eviction = PlanSymmetricAppendEviction(c, inputs);
@@ -246,6 +235,21 @@ void ValidateSymmetricHashJoinInputs(
         SymmetricTimestampField(c, 1), me, my_ts, other, other_ts, other, other_ts, me, my_ts,
         c.condition.empty() ? " (there is no condition)"
                             : fmt::format(" (the condition \"{}\" has none)", c.condition)));
+  }
+}
+
+void ValidateSymmetricHashJoinSelect(const SymmetricHashJoinBoltConfig& c,
+                                     const SymmetricInputs& inputs) {
+  const JoinPlan plan = PlanJoin(SymmetricAsJoinConfig(c), inputs);
+  if (c.type == SymmetricJoinType::kLeftSemi || c.type == SymmetricJoinType::kLeftAnti) {
+    const std::vector<FieldSelector> select = ParseSelect(c.select);
+    for (std::size_t f = 0; f < plan.select.size(); ++f) {
+      if (plan.select[f].input != 0) {
+        throw std::invalid_argument(
+            fmt::format("select: \"{}\" is a field of \"{}\", but a {} join emits left rows only",
+                        select[f].output_name, c.right.name, TypeName(c.type)));
+      }
+    }
   }
 }
 

@@ -28,6 +28,8 @@ struct SymmetricJoinInput {
   std::vector<std::string> key;      // field descriptors, one per key part
   std::string timestamp_field = {};  // event time (append mode); empty: the bolt's
   bool unique = false;  // changelog: the key is the side's primary key, one row per key
+  int64_t state_ttl_ms =
+      -1;  // changelog: this side's TTL (Flink's per-side retention); -1: the bolt's
 };
 
 // Config of SymmetricHashJoinBolt (DESIGN.md 2.5); the names are its YAML keys.
@@ -79,6 +81,12 @@ void ValidateSymmetricHashJoinInputs(
     const SymmetricHashJoinBoltConfig& config, int parallelism,
     const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
     const std::vector<topology::GroupingSpec>& groupings);
+
+// The select resolves against the inputs, and a semi or anti join's reads the left input only.
+// Throws std::invalid_argument.
+void ValidateSymmetricHashJoinSelect(
+    const SymmetricHashJoinBoltConfig& config,
+    const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs);
 
 // An append-mode outer, semi or anti join whose preserved side could never leave the state.
 class UnboundedAppendJoinError : public std::invalid_argument {

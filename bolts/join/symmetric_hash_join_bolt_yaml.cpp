@@ -20,10 +20,11 @@ struct SideNodes {
   const ConfigNode* map = nullptr;
   const ConfigNode* timestamp_field = nullptr;
   const ConfigNode* unique = nullptr;
+  const ConfigNode* state_ttl_ms = nullptr;
 };
 
 SymmetricJoinInput ReadSide(ConfigReader& c, const char* key, SideNodes& nodes) {
-  nodes.map = &RequiredMap(c, key, "a map {name, key, timestamp_field, unique}");
+  nodes.map = &RequiredMap(c, key, "a map {name, key, timestamp_field, unique, state_ttl_ms}");
   ConfigReader r(*nodes.map);
   SymmetricJoinInput in;
   in.name = r.RequiredString("name");
@@ -32,6 +33,8 @@ SymmetricJoinInput ReadSide(ConfigReader& c, const char* key, SideNodes& nodes) 
   nodes.timestamp_field = r.Node("timestamp_field");
   in.unique = r.Bool("unique", false);
   nodes.unique = r.Node("unique");
+  in.state_ttl_ms = r.IntAtLeast("state_ttl_ms", -1, 0);
+  nodes.state_ttl_ms = r.Node("state_ttl_ms");
   r.Finish();
   return in;
 }
@@ -91,14 +94,12 @@ topology::BoltFactory MakeSymmetricHashJoinBolt(ConfigReader& c,
     ValidateJoinClauses({config.left.name, config.left.key}, {clause});
   });
   const bool append = config.mode == SymmetricJoinMode::kAppend;
-  if (!append && (config.type == SymmetricJoinType::kLeftSemi ||
-                  config.type == SymmetricJoinType::kLeftAnti)) {
-    CheckAt(*c.Node("type"), [&] { ValidateSymmetricHashJoinBoltConfig(config); });
-  }
   // A setting of the other mode, at its node.
   const ConfigNode* other_mode[] = {append ? c.Node("state_ttl_ms") : nullptr,
                                     append ? left_nodes.unique : nullptr,
                                     append ? right_nodes.unique : nullptr,
+                                    append ? left_nodes.state_ttl_ms : nullptr,
+                                    append ? right_nodes.state_ttl_ms : nullptr,
                                     append ? nullptr : c.Node("timestamp_field"),
                                     append ? nullptr : left_nodes.timestamp_field,
                                     append ? nullptr : right_nodes.timestamp_field,
@@ -139,6 +140,7 @@ topology::BoltFactory MakeSymmetricHashJoinBolt(ConfigReader& c,
     ValidateJoinInputs(as_join, context.parallelism, context.inputs, context.groupings);
   });
   const ConfigNode& checks_at = config.condition.empty() ? *select : *c.Node("condition");
+  CheckAt(*select, [&] { ValidateSymmetricHashJoinSelect(config, context.inputs); });
   // A missing time bound is the condition's to fix (or the type's, without a condition).
   const ConfigNode* type_node = c.Node("type");
   const ConfigNode& bound_at = !config.condition.empty() ? *c.Node("condition")

@@ -1,7 +1,8 @@
 // SymmetricHashJoinBolt in changelog mode, through a fake collector: `_op` read from the inputs
 // (absent: +I; a bad one reported and dropped), passed through by inner joins, outputs anchored
 // to the input and inputs acked at once, state_ttl_ms on an injected clock, pre-join filters and
-// null keys on a preserved side padded at once, and the refusals of what is not built yet.
+// null keys on a preserved side padded at once, Flink's semi and anti join sequences, and the
+// refusals.
 #include "bolts/join/symmetric_hash_join_bolt.h"
 
 #include <gtest/gtest.h>
@@ -52,15 +53,16 @@ class Harness {
         std::make_unique<topology::TopologyContext>(spec_, layout, layout->TasksOf("join").front());
     bolt_->Prepare(*context_, out);
   }
-  // The rows emitted by this input, as "op id,who,amount".
+  // The rows emitted by this input, as "op field,field,...".
   std::vector<std::string> Send(const std::string& stream, Values v) {
     const std::size_t before = out.emitted.size();
     bolt_->Execute(Tuple(schemas_.at(stream), 1, std::move(v)));
     std::vector<std::string> rows;
     for (std::size_t i = before; i < out.emitted.size(); ++i) {
       const Values& r = out.emitted[i].values;
-      rows.push_back(r[3].AsString() + " " + r[0].ToString() + "," + r[1].ToString() + "," +
-                     r[2].ToString());
+      std::string line = r.back().AsString() + " ";
+      for (std::size_t f = 0; f + 1 < r.size(); ++f) line += (f > 0 ? "," : "") + r[f].ToString();
+      rows.push_back(line);
     }
     return rows;
   }
@@ -146,11 +148,95 @@ TEST(SymmetricHashJoinBoltTest, RowsExpireSilentlyAfterTheTtlFromTheirLastWrite)
   EXPECT_EQ(h.Send("payments", {1, 40, "+I"}), Rows{});
 }
 
-TEST(SymmetricHashJoinBoltTest, WhatIsNotBuiltYetIsRefusedSayingSo) {
-  SymmetricHashJoinBoltConfig append = Config(SymmetricJoinType::kInner);
-  append.mode = SymmetricJoinMode::kAppend;
-  EXPECT_THROW(SymmetricHashJoinBolt{append}, std::invalid_argument);
-  EXPECT_THROW(SymmetricHashJoinBolt{Config(SymmetricJoinType::kLeftAnti)}, std::invalid_argument);
+// Flink's StreamingSemiAntiJoinOperatorTest: orders [line order id, shipping address] semi/anti
+// joined with line orders [line order id, shipping mode] on the line order id (the order id,
+// the same in every row, is left out). With retention: left 4000 ms, right 1000 ms.
+SymmetricHashJoinBoltConfig SemiAnti(SymmetricJoinType type, bool retention) {
+  SymmetricHashJoinBoltConfig c = Config(type);
+  c.select = "orders:id, who";
+  if (retention) {
+    c.left.state_ttl_ms = 4000;
+    c.right.state_ttl_ms = 1000;
+  }
+  return c;
+}
+
+TEST(SymmetricHashJoinBoltTest, FlinkLeftSemiJoinWithStateRetentionDisabledAndPerSide) {
+  for (const bool retention : {false, true}) {
+    Harness h;
+    h.Start(SemiAnti(SymmetricJoinType::kLeftSemi, retention));
+    h.now = 1;
+    EXPECT_EQ(h.Send("orders", {"LineOrd#1", "3 Bellevue", "+I"}), Rows{});
+    EXPECT_EQ(h.Send("orders", {"LineOrd#2", "3 Bellevue", "+I"}), Rows{});
+    h.now = 3001;
+    EXPECT_EQ(h.Send("payments", {"LineOrd#2", "AIR", "+I"}),
+              Rows{"+I \"LineOrd#2\",\"3 Bellevue\""});
+    EXPECT_EQ(h.Send("payments", {"LineOrd#2", "TRUCK", "+U"}), Rows{});
+    EXPECT_EQ(h.Send("payments", {"LineOrd#2", "TRUCK", "-D"}), Rows{});
+    // The match count drops to 0: the row is retracted, with the right input's kind.
+    EXPECT_EQ(h.Send("payments", {"LineOrd#2", "AIR", "-D"}),
+              Rows{"-D \"LineOrd#2\",\"3 Bellevue\""});
+    h.now = 4001;  // with retention the left row of LineOrd#1 (written at 1) has expired
+    EXPECT_EQ(h.Send("payments", {"LineOrd#1", "SHIP", "+I"}),
+              retention ? Rows{} : Rows{"+I \"LineOrd#1\",\"3 Bellevue\""});
+    h.now = 5001;  // with retention the right row SHIP (written at 4001) has expired
+    EXPECT_EQ(h.Send("orders", {"LineOrd#1", "7238 Marsh", "+U"}),
+              retention ? Rows{} : Rows{"+U \"LineOrd#1\",\"7238 Marsh\""});
+  }
+}
+
+TEST(SymmetricHashJoinBoltTest, FlinkLeftAntiJoinWithStateRetentionDisabledAndPerSide) {
+  for (const bool retention : {false, true}) {
+    Harness h;
+    h.Start(SemiAnti(SymmetricJoinType::kLeftAnti, retention));
+    h.now = 1;
+    EXPECT_EQ(h.Send("orders", {"LineOrd#1", "3 Bellevue", "+I"}),
+              Rows{"+I \"LineOrd#1\",\"3 Bellevue\""});
+    EXPECT_EQ(h.Send("orders", {"LineOrd#2", "3 Bellevue", "+I"}),
+              Rows{"+I \"LineOrd#2\",\"3 Bellevue\""});
+    h.now = 3001;
+    EXPECT_EQ(h.Send("payments", {"LineOrd#2", "AIR", "+I"}),
+              Rows{"-D \"LineOrd#2\",\"3 Bellevue\""});
+    h.now = 4001;
+    EXPECT_EQ(h.Send("payments", {"LineOrd#1", "RAIL", "+I"}),
+              retention ? Rows{} : Rows{"-D \"LineOrd#1\",\"3 Bellevue\""});
+    h.now = 5001;
+    EXPECT_EQ(h.Send("orders", {"LineOrd#1", "23 W. River", "+U"}),
+              retention ? Rows{"+U \"LineOrd#1\",\"23 W. River\""} : Rows{});
+  }
+}
+
+TEST(SymmetricHashJoinBoltTest, AntiJoinBringsARowBackWhenItsLastMatchIsRetracted) {
+  SymmetricHashJoinBoltConfig c = Config(SymmetricJoinType::kLeftAnti, "who != 'test'");
+  c.select = "orders:id, who";
+  Harness a;
+  a.Start(c);
+  EXPECT_EQ(a.Send("orders", {1, "ann", "+I"}), Rows{"+I 1,\"ann\""});
+  EXPECT_EQ(a.Send("payments", {1, 5, "+I"}), Rows{"-D 1,\"ann\""});
+  EXPECT_EQ(a.Send("payments", {1, 6, "+I"}), Rows{});
+  EXPECT_EQ(a.Send("payments", {1, 5, "-D"}), Rows{});
+  EXPECT_EQ(a.Send("payments", {1, 6, "-U"}), Rows{"+I 1,\"ann\""});
+  // A row that can never match (its filter fails) is emitted as it comes, retraction included.
+  EXPECT_EQ(a.Send("orders", {2, "test", "+I"}), Rows{"+I 2,\"test\""});
+  EXPECT_EQ(a.Send("orders", {2, "test", "-D"}), Rows{"-D 2,\"test\""});
+  EXPECT_EQ(a.Send("orders", {1, "ann", "-D"}), Rows{"-D 1,\"ann\""});
+}
+
+TEST(SymmetricHashJoinBoltTest, SelectOfASemiJoinAndAppendSettingsAreRefused) {
+  SymmetricHashJoinBoltConfig semi = Config(SymmetricJoinType::kLeftSemi);
+  semi.select = "orders:id, amount";
+  Harness h;
+  try {
+    h.Start(semi);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "select: \"amount\" is a field of \"payments\", but a left_semi join emits left "
+                 "rows only");
+  }
+  SymmetricHashJoinBoltConfig lag = Config(SymmetricJoinType::kInner);
+  lag.lag_ms = 5;
+  EXPECT_THROW(SymmetricHashJoinBolt{lag}, std::invalid_argument);
   SymmetricHashJoinBoltConfig op = Config(SymmetricJoinType::kInner);
   op.select = "orders:id, _op";
   try {
