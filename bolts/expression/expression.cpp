@@ -476,7 +476,11 @@ const char* OpText(ExprNode::Op op) {
 
 std::string Nested(const ExprNode& n) {
   const bool leaf = n.kind == ExprNode::Kind::kLiteral || n.kind == ExprNode::Kind::kField;
-  return leaf ? ExprToString(n) : "(" + ExprToString(n) + ")";
+  if (leaf) return ExprToString(n);
+  std::string out = "(";  // appended, not `"(" + ...`: GCC 12 -O3 warns falsely (-Wrestrict)
+  out += ExprToString(n);
+  out += ')';
+  return out;
 }
 
 }  // namespace

@@ -1,11 +1,21 @@
 #include "bolts/join/changelog_join_state.h"
 
-#include <unordered_map>
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
+
+#include "topology/value_hash.h"
 
 namespace tempest::bolts {
 
 using topology::Tuple;
+using topology::Value;
 
 std::optional<RowKind> ParseRowKind(std::string_view text) noexcept {
   if (text == "+I") return RowKind::kInsert;
@@ -31,64 +41,636 @@ std::string_view RowKindName(RowKind kind) noexcept {
 
 namespace {
 
-// One stored row: `count` identical copies (one on a unique side), each matched by `n` rows of
-// the other side (outer sides only).
-struct Stored {
-  Tuple row;
-  uint32_t count = 1;
-  int64_t n = 0;
-  int64_t written = 0;
-};
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
-struct KeyEntry {
-  std::vector<Stored> sides[2];
-};
-
-struct KeyHash {
-  std::size_t operator()(const topology::Values& key) const noexcept {
-    uint64_t h = 0;
-    for (const topology::Value& v : key) h = topology::StableHash(v, h);
-    return static_cast<std::size_t>(h);
+int64_t SaturatingAdd(int64_t a, int64_t b) noexcept {
+  int64_t out;
+  if (__builtin_add_overflow(a, b, &out)) {
+    return b > 0 ? kNever : std::numeric_limits<int64_t>::min();
   }
-};
-
-// Same row, `_op` aside.
-bool SameRow(const Tuple& a, const Tuple& b, int op_field) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (static_cast<int>(i) == op_field) continue;
-    if (!(a.GetValue(i) == b.GetValue(i))) return false;
-  }
-  return true;
+  return out;
 }
+
+// ---- The packed form of a stored row's values: a tag byte per value, then its payload (ints
+// zigzag varints, doubles their 8 bytes, strings and bytes a varint length and the bytes, lists
+// and maps a varint count and their elements). A 4-field row of GeneratorSpout's shape packs into
+// about 30 bytes, where a Tuple holding it takes 248 plus the string's heap block.
+
+enum Tag : uint8_t { kNull, kFalse, kTrue, kInt, kDouble, kString, kBytes, kList, kMap };
+
+void PutVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+uint8_t* PutVarint(uint8_t* p, uint64_t v) noexcept {
+  while (v >= 0x80) {
+    *p++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(v);
+  return p;
+}
+
+uint64_t GetVarint(const uint8_t*& p) noexcept {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t b = *p++;
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (b < 0x80) return v;
+  }
+}
+
+std::size_t VarintSize(uint64_t v) noexcept {
+  std::size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+uint64_t ZigZag(int64_t v) noexcept {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+int64_t UnZigZag(uint64_t v) noexcept {
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+
+void PutBytes(std::string& out, Tag tag, const std::string& s) {
+  out.push_back(static_cast<char>(tag));
+  PutVarint(out, s.size());
+  out.append(s);
+}
+
+void Pack(const Value& v, std::string& out) {
+  switch (v.type()) {
+    case topology::ValueType::kNull:
+      out.push_back(static_cast<char>(kNull));
+      return;
+    case topology::ValueType::kBool:
+      out.push_back(static_cast<char>(v.AsBool() ? kTrue : kFalse));
+      return;
+    case topology::ValueType::kInt:
+      out.push_back(static_cast<char>(kInt));
+      PutVarint(out, ZigZag(*v.IfInt()));
+      return;
+    case topology::ValueType::kDouble: {
+      out.push_back(static_cast<char>(kDouble));
+      char bytes[sizeof(double)];
+      std::memcpy(bytes, v.IfDouble(), sizeof(double));
+      out.append(bytes, sizeof(double));
+      return;
+    }
+    case topology::ValueType::kString:
+      PutBytes(out, kString, *v.IfString());
+      return;
+    case topology::ValueType::kBytes:
+      PutBytes(out, kBytes, v.AsBytes().data);
+      return;
+    case topology::ValueType::kList:
+      out.push_back(static_cast<char>(kList));
+      PutVarint(out, v.AsList().size());
+      for (const Value& e : v.AsList()) Pack(e, out);
+      return;
+    case topology::ValueType::kMap:
+      out.push_back(static_cast<char>(kMap));
+      PutVarint(out, v.AsMap().size());
+      for (const auto& [k, e] : v.AsMap()) {
+        Pack(k, out);
+        Pack(e, out);
+      }
+      return;
+  }
+}
+
+std::string_view GetBytes(const uint8_t*& p) noexcept {
+  const uint64_t n = GetVarint(p);
+  const std::string_view s(reinterpret_cast<const char*>(p), n);
+  p += n;
+  return s;
+}
+
+// Rebuilds a packed value into `out`, reusing what it holds where it can (a string's buffer).
+void UnpackValue(const uint8_t*& p, Value& out) {
+  switch (static_cast<Tag>(*p++)) {
+    case kNull:
+      out = Value();
+      return;
+    case kFalse:
+      out = Value(false);
+      return;
+    case kTrue:
+      out = Value(true);
+      return;
+    case kInt:
+      out = Value(UnZigZag(GetVarint(p)));
+      return;
+    case kDouble: {
+      double d;
+      std::memcpy(&d, p, sizeof d);
+      p += sizeof d;
+      out = Value(d);
+      return;
+    }
+    case kString:
+      out.AssignString(GetBytes(p));
+      return;
+    case kBytes:
+      out = Value(topology::Bytes{std::string(GetBytes(p))});
+      return;
+    case kList: {
+      topology::List list(GetVarint(p));
+      for (Value& e : list) UnpackValue(p, e);
+      out = Value(std::move(list));
+      return;
+    }
+    case kMap: {
+      topology::Map map(GetVarint(p));
+      for (auto& [k, e] : map) {
+        UnpackValue(p, k);
+        UnpackValue(p, e);
+      }
+      out = Value(std::move(map));
+      return;
+    }
+  }
+}
+
+void Skip(const uint8_t*& p) noexcept {
+  switch (static_cast<Tag>(*p++)) {
+    case kNull:
+    case kFalse:
+    case kTrue:
+      return;
+    case kInt:
+      GetVarint(p);
+      return;
+    case kDouble:
+      p += sizeof(double);
+      return;
+    case kString:
+    case kBytes:
+      GetBytes(p);
+      return;
+    case kList:
+      for (uint64_t n = GetVarint(p); n > 0; --n) Skip(p);
+      return;
+    case kMap:
+      for (uint64_t n = 2 * GetVarint(p); n > 0; --n) Skip(p);
+      return;
+  }
+}
+
+// Whether the packed value at `p` equals `v` as Value's == has it (so 0.0 == -0.0 and NaN matches
+// nothing, which comparing bytes would get wrong); on true, `p` is past it.
+bool PackedEquals(const uint8_t*& p, const Value& v) noexcept {
+  const auto tag = static_cast<Tag>(*p++);
+  switch (v.type()) {
+    case topology::ValueType::kNull:
+      return tag == kNull;
+    case topology::ValueType::kBool:
+      return tag == (v.AsBool() ? kTrue : kFalse);
+    case topology::ValueType::kInt:
+      return tag == kInt && UnZigZag(GetVarint(p)) == *v.IfInt();
+    case topology::ValueType::kDouble: {
+      if (tag != kDouble) return false;
+      double d;
+      std::memcpy(&d, p, sizeof d);
+      p += sizeof d;
+      return d == *v.IfDouble();
+    }
+    case topology::ValueType::kString:
+      return tag == kString && GetBytes(p) == *v.IfString();
+    case topology::ValueType::kBytes:
+      return tag == kBytes && GetBytes(p) == v.AsBytes().data;
+    case topology::ValueType::kList: {
+      if (tag != kList || GetVarint(p) != v.AsList().size()) return false;
+      for (const Value& e : v.AsList()) {
+        if (!PackedEquals(p, e)) return false;
+      }
+      return true;
+    }
+    case topology::ValueType::kMap: {
+      if (tag != kMap || GetVarint(p) != v.AsMap().size()) return false;
+      for (const auto& [k, e] : v.AsMap()) {
+        if (!PackedEquals(p, k) || !PackedEquals(p, e)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+uint32_t LoadU32(const uint8_t* p) noexcept {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+void StoreU32(uint8_t* p, uint32_t v) noexcept { std::memcpy(p, &v, sizeof v); }
+int64_t LoadI64(const uint8_t* p) noexcept {
+  int64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+void StoreI64(uint8_t* p, int64_t v) noexcept { std::memcpy(p, &v, sizeof v); }
+
+// One key's rows of one side, packed back to back in one malloc'ed block that grows by half
+// (realloc, often in place), so a probe reads them in sequence and a row costs its bytes plus at
+// most about a third. Sizes are 32-bit: one key's rows of one side stay below 4 GiB.
+class RowBlob {
+ public:
+  RowBlob() = default;
+  RowBlob(RowBlob&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)),
+        size_(std::exchange(o.size_, 0)),
+        cap_(std::exchange(o.cap_, 0)) {}
+  RowBlob& operator=(RowBlob&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(cap_, o.cap_);
+    return *this;
+  }
+  RowBlob(const RowBlob&) = delete;
+  RowBlob& operator=(const RowBlob&) = delete;
+  ~RowBlob() { std::free(data_); }
+
+  bool empty() const noexcept { return size_ == 0; }
+  uint32_t size() const noexcept { return size_; }
+  uint8_t* data() noexcept { return data_; }
+  const uint8_t* data() const noexcept { return data_; }
+
+  // `n` more bytes at the end, uninitialised.
+  uint8_t* Append(std::size_t n) {
+    constexpr std::size_t kMax = std::numeric_limits<uint32_t>::max();
+    const std::size_t need = static_cast<std::size_t>(size_) + n;
+    if (need > kMax) throw std::length_error("a join key holds over 4 GiB of rows on one side");
+    if (need > cap_) {
+      Reallocate(std::min(kMax, std::max<std::size_t>({need, cap_ + cap_ / 2, 64})));
+    }
+    uint8_t* at = data_ + size_;
+    size_ = static_cast<uint32_t>(need);
+    return at;
+  }
+  // Removes bytes [at, at + n), keeping the order of the rest.
+  void Erase(uint32_t at, uint32_t n) noexcept {
+    std::memmove(data_ + at, data_ + at + n, size_ - at - n);
+    Truncate(size_ - n);
+  }
+  // Empty, keeping the block for what comes next.
+  void Rewind() noexcept { size_ = 0; }
+  // Keeps the first `n` bytes; gives memory back when most of the block is unused.
+  void Truncate(uint32_t n) noexcept {
+    size_ = n;
+    if (n == 0) {
+      std::free(std::exchange(data_, nullptr));
+      cap_ = 0;
+    } else if (cap_ >= 256 && n < cap_ / 4) {
+      Reallocate(2 * std::size_t{n});
+    }
+  }
+
+ private:
+  void Reallocate(std::size_t cap) {
+    void* p = std::realloc(data_, cap);
+    if (p == nullptr) throw std::bad_alloc();
+    data_ = static_cast<uint8_t*>(p);
+    cap_ = static_cast<uint32_t>(cap);
+  }
+
+  uint8_t* data_ = nullptr;
+  uint32_t size_ = 0;
+  uint32_t cap_ = 0;
+};
+
+// A key's rows; its packed values live apart (Impl::key_bytes), since a probe compares them only
+// when the hashes are equal. `due`: when the side's entry in its expiry queue falls due (kNever:
+// it has none); it stays with the slot when a key is forgotten, so a recycled slot never has two.
+struct KeyState {
+  uint64_t hash = 0;
+  RowBlob sides[2];
+  int64_t due[2] = {kNever, kNever};
+  bool in_table = false;
+  bool empty() const noexcept { return sides[0].empty() && sides[1].empty(); }
+};
+
+// When a key's rows of one side should be looked at for expiry.
+struct Expiry {
+  int64_t at = 0;
+  uint32_t key = 0;
+  bool operator<(const Expiry& o) const noexcept { return at < o.at; }
+};
+
+// A side's expiry entries: written rows append to a FIFO, which stays sorted as processing time
+// does not go back; the entries re-armed after a look (or written at an earlier time) go to a
+// min-heap. The next entry is the smaller of the two fronts.
+struct ExpiryQueue {
+  std::vector<Expiry> fifo;
+  std::size_t head = 0;
+  std::vector<Expiry> heap;  // std::push_heap with `Later`: the front is the smallest
+
+  static bool Later(const Expiry& a, const Expiry& b) noexcept { return b < a; }
+
+  void Push(const Expiry& e) {
+    if (head == fifo.size() || !(e < fifo.back())) {
+      fifo.push_back(e);
+    } else {
+      PushHeap(e);
+    }
+  }
+  void PushHeap(const Expiry& e) {
+    heap.push_back(e);
+    std::push_heap(heap.begin(), heap.end(), Later);
+  }
+  // The earliest entry if it is due at `now` (removed), else false.
+  bool PopDue(int64_t now, Expiry& out) {
+    const bool f = head < fifo.size() && fifo[head].at <= now;
+    const bool h = !heap.empty() && heap.front().at <= now;
+    if (h && (!f || heap.front() < fifo[head])) {
+      out = heap.front();
+      std::pop_heap(heap.begin(), heap.end(), Later);
+      heap.pop_back();
+      return true;
+    }
+    if (!f) return false;
+    out = fifo[head];
+    if (++head == fifo.size()) {
+      fifo.clear();
+      head = 0;
+    } else if (head >= 1024 && 2 * head >= fifo.size()) {
+      fifo.erase(fifo.begin(), fifo.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+    return true;
+  }
+};
 
 }  // namespace
 
+// A stored row, in its key's blob of its side:
+//   uint32 count   identical copies (1 on a unique side)
+//   int32 n        associations: rows of the other side it pairs with (outer sides)
+//   int64 written  last write, processing time (only on a side with a TTL)
+//   varint length of the rest, then: varint origin (the side's table of schema and source task:
+//   the row comes back with the stream it came on), varint field count, the packed fields.
 struct ChangelogJoinState::Impl {
   ChangelogSide sides[2];
   const BoundExpression* pairs;
   ChangelogJoinSink& sink;
-  std::unordered_map<topology::Values, KeyEntry, KeyHash> keys;
   std::size_t held[2] = {0, 0};
-  // Per-call scratch, kept for its capacity: the lookup key and the matching rows.
-  topology::Values key_scratch;
-  std::vector<std::size_t> matches;
+  uint32_t header[2];  // bytes before a row's length: 8, or 16 with `written`
+
+  // Keys: found through an open-addressing table of indices (linear probing), as
+  // IntervalJoinState does. A key whose rows are all gone stays in the table for a while (keys
+  // come back) until the empty ones outnumber both the others and kSweepAt; a sweep rebuilds the
+  // table without them and recycles their slots.
+  static constexpr std::size_t kSweepAt = 1024;
+  std::vector<KeyState> keys;
+  std::vector<std::string> key_bytes;  // by key index: the packed key parts
+  std::vector<uint32_t> free_keys;
+  std::vector<uint32_t> table = std::vector<uint32_t>(16, kNone);
+  std::size_t in_table = 0;
+  std::size_t empty_keys = 0;
+
+  struct Origin {
+    const topology::StreamSchema* schema;
+    int task;
+  };
+  std::vector<Origin> origins[2];
+  uint32_t last_origin[2] = {0, 0};
+  ExpiryQueue expiry[2];
+
+  // Per-call scratch, kept for its capacity: a packed row, the matching rows (offsets in the
+  // other side's blob), and a stored row unpacked for the sink and the condition.
+  std::string packed;
+  std::vector<uint32_t> matches;
+  Tuple unpacked;
 
   Impl(ChangelogSide l, ChangelogSide r, const BoundExpression* p, ChangelogJoinSink& s)
-      : sides{l, r}, pairs(p), sink(s) {}
+      : sides{l, r}, pairs(p), sink(s) {
+    for (int i = 0; i < 2; ++i) header[i] = sides[i].ttl_ms > 0 ? 16 : 8;
+  }
 
-  void Purge(std::vector<Stored>& rows, int side, int64_t now) {
+  // ---- Keys.
+
+  static bool KeyEquals(const std::string& stored, const KeyRef& key) noexcept {
+    const auto* p = reinterpret_cast<const uint8_t*>(stored.data());
+    const uint8_t* end = p + stored.size();
+    for (const Value* v : key) {
+      if (p == end || !PackedEquals(p, *v)) return false;
+    }
+    return p == end;
+  }
+
+  uint32_t Find(const KeyRef& key, uint64_t hash) const noexcept {
+    const std::size_t mask = table.size() - 1;
+    for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
+      const uint32_t k = table[s];
+      if (k == kNone) return kNone;
+      if (keys[k].hash == hash && KeyEquals(key_bytes[k], key)) return k;
+    }
+  }
+
+  void Place(uint32_t k) {
+    const std::size_t mask = table.size() - 1;
+    std::size_t s = keys[k].hash & mask;
+    while (table[s] != kNone) s = (s + 1) & mask;
+    table[s] = k;
+  }
+
+  uint32_t FindOrInsert(const KeyRef& key, uint64_t hash) {
+    uint32_t k = Find(key, hash);
+    if (k != kNone) {
+      if (keys[k].empty()) --empty_keys;
+      return k;
+    }
+    if (2 * (in_table + 1) > table.size()) Rebuild(table.size() * 2);
+    if (!free_keys.empty()) {
+      k = free_keys.back();
+      free_keys.pop_back();
+    } else {
+      k = static_cast<uint32_t>(keys.size());
+      keys.emplace_back();
+      key_bytes.emplace_back();
+    }
+    std::string& bytes = key_bytes[k];
+    bytes.clear();
+    for (const Value* v : key) Pack(*v, bytes);
+    keys[k].hash = hash;
+    keys[k].in_table = true;
+    Place(k);
+    ++in_table;
+    return k;  // counted as empty, if it stays so, after the row (Process)
+  }
+
+  // A key's last row went: keep it, and sweep once the empty keys are too many.
+  void Emptied() {
+    if (++empty_keys > kSweepAt && 2 * empty_keys > in_table) Rebuild(table.size());
+  }
+
+  // Rebuilds the table at `capacity` with the keys that hold something; empty ones are freed.
+  void Rebuild(std::size_t capacity) {
+    table.assign(capacity, kNone);
+    in_table = 0;
+    for (uint32_t i = 0; i < keys.size(); ++i) {
+      KeyState& ks = keys[i];
+      if (!ks.in_table) continue;
+      if (ks.empty()) {
+        ks.in_table = false;
+        std::string().swap(key_bytes[i]);
+        free_keys.push_back(i);
+        continue;
+      }
+      Place(i);
+      ++in_table;
+    }
+    empty_keys = 0;
+    // Keep the load at most a half, and shrink a table that a burst of keys grew.
+    while (capacity > 16 && 8 * in_table < capacity) capacity /= 2;
+    if (capacity != table.size()) {
+      table.assign(capacity, kNone);
+      for (uint32_t i = 0; i < keys.size(); ++i) {
+        if (keys[i].in_table) Place(i);
+      }
+    }
+  }
+
+  // ---- Rows.
+
+  uint32_t OriginOf(int side, const Tuple& row) {
+    std::vector<Origin>& table_of = origins[side];
+    const Origin want{row.schema(), row.GetSourceTask()};
+    auto same = [&](const Origin& o) { return o.schema == want.schema && o.task == want.task; };
+    if (last_origin[side] < table_of.size() && same(table_of[last_origin[side]])) {
+      return last_origin[side];
+    }
+    const auto at = static_cast<std::size_t>(std::find_if(table_of.begin(), table_of.end(), same) -
+                                             table_of.begin());
+    if (at == table_of.size()) table_of.push_back(want);
+    last_origin[side] = static_cast<uint32_t>(at);
+    return last_origin[side];
+  }
+
+  // The row's bytes after its length: origin, field count, fields.
+  void PackRow(int side, const Tuple& row) {
+    packed.clear();
+    PutVarint(packed, OriginOf(side, row));
+    PutVarint(packed, row.size());
+    for (const Value& v : row.GetValues()) Pack(v, packed);
+  }
+
+  uint32_t RowSize(int side, const uint8_t* rec) const noexcept {
+    const uint8_t* p = rec + header[side];
+    const uint64_t n = GetVarint(p);
+    return static_cast<uint32_t>(p - rec + n);
+  }
+  static uint32_t Count(const uint8_t* rec) noexcept { return LoadU32(rec); }
+  static int32_t Associations(const uint8_t* rec) noexcept {
+    return static_cast<int32_t>(LoadU32(rec + 4));
+  }
+  static void SetAssociations(uint8_t* rec, int64_t n) noexcept {
+    StoreU32(rec + 4, static_cast<uint32_t>(static_cast<int32_t>(n)));
+  }
+  void SetWritten(int side, uint8_t* rec, int64_t now) noexcept {
+    if (header[side] == 16) StoreI64(rec + 8, now);
+  }
+
+  // Same row as `row`, `_op` aside (a row's identity is its fields, not its stream).
+  bool SameRow(int side, const uint8_t* rec, const Tuple& row) const noexcept {
+    const uint8_t* p = rec + header[side];
+    GetVarint(p);  // length
+    GetVarint(p);  // origin
+    if (GetVarint(p) != row.size()) return false;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (static_cast<int>(i) == sides[side].op_field) {
+        Skip(p);
+      } else if (!PackedEquals(p, row.GetValue(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The stored row as a Tuple of its stream, in `unpacked` (valid until the next call).
+  const Tuple& UnpackRow(int side, const uint8_t* rec) {
+    const uint8_t* p = rec + header[side];
+    GetVarint(p);
+    const Origin& o = origins[side][GetVarint(p)];
+    unpacked.Rebind(o.schema, o.task);
+    topology::Values& values = unpacked.MutableValues();
+    values.resize(GetVarint(p));
+    for (Value& v : values) UnpackValue(p, v);
+    return unpacked;
+  }
+
+  void AppendRow(RowBlob& own, int side, uint32_t count, int64_t n, int64_t now) {
+    const std::size_t len = packed.size();
+    uint8_t* rec = own.Append(header[side] + VarintSize(len) + len);
+    StoreU32(rec, count);
+    SetAssociations(rec, n);
+    SetWritten(side, rec, now);
+    std::memcpy(PutVarint(rec + header[side], len), packed.data(), len);
+  }
+
+  // ---- Expiry.
+
+  // A key's rows of `side` were written at `now`: make sure its queue will look at them.
+  void Armed(uint32_t k, int side, int64_t now) {
     const int64_t ttl = sides[side].ttl_ms;
     if (ttl <= 0) return;
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (now >= rows[i].written + ttl) continue;  // expired: gone, silently
-      if (kept != i) rows[kept] = std::move(rows[i]);
-      ++kept;
-    }
-    held[side] -= rows.size() - kept;
-    rows.resize(kept);
+    const int64_t at = SaturatingAdd(now, ttl);
+    if (at >= keys[k].due[side]) return;  // an earlier look is queued: it re-arms
+    keys[k].due[side] = at;
+    expiry[side].Push({at, k});
   }
+
+  // Drops a blob's rows expired at `now`; the earliest expiry of the rest (kNever: none).
+  int64_t Purge(RowBlob& blob, int side, int64_t now) {
+    const int64_t ttl = sides[side].ttl_ms;
+    int64_t next = kNever;
+    uint32_t kept = 0;
+    for (uint32_t at = 0; at < blob.size();) {
+      uint8_t* rec = blob.data() + at;
+      const uint32_t size = RowSize(side, rec);
+      const int64_t expires = SaturatingAdd(LoadI64(rec + 8), ttl);
+      if (now >= expires) {
+        --held[side];  // gone, silently
+      } else {
+        next = std::min(next, expires);
+        if (kept != at) std::memmove(blob.data() + kept, rec, size);
+        kept += size;
+      }
+      at += size;
+    }
+    blob.Truncate(kept);
+    return next;
+  }
+
+  void Expire(int64_t now) {
+    for (int side = 0; side < 2; ++side) {
+      if (sides[side].ttl_ms <= 0) continue;
+      Expiry e;
+      while (expiry[side].PopDue(now, e)) {
+        KeyState& ks = keys[e.key];
+        if (e.at != ks.due[side]) continue;  // superseded by an earlier entry
+        ks.due[side] = kNever;
+        if (ks.sides[side].empty()) continue;
+        const int64_t next = Purge(ks.sides[side], side, now);
+        if (next != kNever) {
+          ks.due[side] = next;
+          expiry[side].PushHeap({next, e.key});
+        } else if (ks.empty()) {
+          Emptied();
+        }
+      }
+    }
+  }
+
+  // ---- The decision table.
 
   void Emit(RowKind kind, int side, const Tuple* ours, const Tuple* theirs) {
     if (side == 0) {
@@ -99,32 +681,29 @@ struct ChangelogJoinState::Impl {
   }
 
   void Process(int s, RowKind kind, const KeyRef& key, const Tuple& row, int64_t now) {
-    const int o = 1 - s;
-    key_scratch.clear();
-    for (const topology::Value* v : key) key_scratch.push_back(*v);
-    auto it = keys.find(key_scratch);
-    if (it == keys.end()) it = keys.emplace(key_scratch, KeyEntry()).first;
-    Apply(s, o, kind, it->second, row, now);
-    // A key with nothing left is forgotten, so retracted keys do not pile up.
-    if (it->second.sides[0].empty() && it->second.sides[1].empty()) keys.erase(it);
+    Expire(now);
+    const uint32_t k = FindOrInsert(key, HashKey(key));
+    Apply(s, kind, k, row, now);
+    if (keys[k].empty()) Emptied();
   }
 
-  void Apply(int s, int o, RowKind kind, KeyEntry& entry, const Tuple& row, int64_t now) {
-    Purge(entry.sides[0], 0, now);
-    Purge(entry.sides[1], 1, now);
-    std::vector<Stored>& own = entry.sides[s];
-    std::vector<Stored>& other = entry.sides[o];
+  void Apply(int s, RowKind kind, uint32_t k, const Tuple& row, int64_t now) {
+    const int o = 1 - s;
+    RowBlob& own = keys[k].sides[s];
+    RowBlob& other = keys[k].sides[o];
 
     // The other side's rows that pair with this one, and how many copies they are.
     matches.clear();
     int64_t copies = 0;
-    for (std::size_t i = 0; i < other.size(); ++i) {
+    for (uint32_t at = 0; at < other.size(); at += RowSize(o, other.data() + at)) {
+      const uint8_t* rec = other.data() + at;
       if (pairs != nullptr) {
-        const Tuple* t[2] = {s == 0 ? &row : &other[i].row, s == 0 ? &other[i].row : &row};
+        const Tuple& theirs = UnpackRow(o, rec);
+        const Tuple* t[2] = {s == 0 ? &row : &theirs, s == 0 ? &theirs : &row};
         if (!pairs->Holds(t)) continue;
       }
-      matches.push_back(i);
-      copies += other[i].count;
+      matches.push_back(at);
+      copies += Count(rec);
     }
     const bool s_outer = sides[s].outer, o_outer = sides[o].outer;
     const bool inner = !s_outer && !o_outer;
@@ -134,29 +713,36 @@ struct ChangelogJoinState::Impl {
         if (s_outer) Emit(RowKind::kInsert, s, &row, nullptr);
       } else {
         if (o_outer) {
-          for (const std::size_t i : matches) {
-            if (other[i].n != 0) continue;
-            for (uint32_t c = 0; c < other[i].count; ++c) {
-              Emit(RowKind::kDelete, o, &other[i].row, nullptr);
+          for (const uint32_t at : matches) {
+            const uint8_t* rec = other.data() + at;
+            if (Associations(rec) != 0) continue;
+            const Tuple& theirs = UnpackRow(o, rec);
+            for (uint32_t c = Count(rec); c > 0; --c) {
+              Emit(RowKind::kDelete, o, &theirs, nullptr);
             }
           }
         }
         const RowKind joined = inner ? kind : RowKind::kInsert;
-        for (const std::size_t i : matches) {
-          for (uint32_t c = 0; c < other[i].count; ++c) Emit(joined, s, &row, &other[i].row);
+        for (const uint32_t at : matches) {
+          const uint8_t* rec = other.data() + at;
+          const Tuple& theirs = UnpackRow(o, rec);
+          for (uint32_t c = Count(rec); c > 0; --c) Emit(joined, s, &row, &theirs);
         }
         if (o_outer) {
           // A unique side holds one row per key, so it matches a row at most once: its
           // replacing rows do not count again (Flink's newest rule, FLINK-40681).
-          for (const std::size_t i : matches) {
-            if (other[i].n == 0 || !sides[s].unique) {
-              ++other[i].n;
-              other[i].written = now;
+          for (const uint32_t at : matches) {
+            uint8_t* rec = other.data() + at;
+            if (Associations(rec) == 0 || !sides[s].unique) {
+              SetAssociations(rec, Associations(rec) + 1);
+              SetWritten(o, rec, now);
             }
           }
+          Armed(k, o, now);
         }
       }
       Store(own, s, row, copies, now);
+      Armed(k, s, now);
       return;
     }
 
@@ -166,56 +752,66 @@ struct ChangelogJoinState::Impl {
       return;
     }
     const RowKind joined = inner ? kind : RowKind::kDelete;
-    for (const std::size_t i : matches) {
-      for (uint32_t c = 0; c < other[i].count; ++c) Emit(joined, s, &row, &other[i].row);
+    for (const uint32_t at : matches) {
+      const uint8_t* rec = other.data() + at;
+      const Tuple& theirs = UnpackRow(o, rec);
+      for (uint32_t c = Count(rec); c > 0; --c) Emit(joined, s, &row, &theirs);
     }
     if (o_outer) {
-      for (const std::size_t i : matches) {
-        if (other[i].n == 1) {
-          for (uint32_t c = 0; c < other[i].count; ++c) {
-            Emit(RowKind::kInsert, o, &other[i].row, nullptr);
+      for (const uint32_t at : matches) {
+        uint8_t* rec = other.data() + at;
+        if (Associations(rec) == 1) {
+          const Tuple& theirs = UnpackRow(o, rec);
+          for (uint32_t c = Count(rec); c > 0; --c) {
+            Emit(RowKind::kInsert, o, &theirs, nullptr);
           }
         }
-        --other[i].n;
-        other[i].written = now;
+        SetAssociations(rec, Associations(rec) - 1);
+        SetWritten(o, rec, now);
       }
+      Armed(k, o, now);
     }
   }
 
-  void Store(std::vector<Stored>& own, int s, const Tuple& row, int64_t n, int64_t now) {
+  void Store(RowBlob& own, int s, const Tuple& row, int64_t n, int64_t now) {
     if (sides[s].unique) {
+      PackRow(s, row);
       if (own.empty()) {
-        own.push_back({row, 1, n, now});
         ++held[s];
       } else {
-        own.front() = {row, 1, n, now};  // replaced, not retracted
+        own.Rewind();  // replaced, not retracted
       }
+      AppendRow(own, s, 1, n, now);
       return;
     }
-    for (Stored& r : own) {
-      if (SameRow(r.row, row, sides[s].op_field)) {
-        ++r.count;
-        r.n = n;
-        r.written = now;
-        return;
-      }
+    for (uint32_t at = 0; at < own.size(); at += RowSize(s, own.data() + at)) {
+      uint8_t* rec = own.data() + at;
+      if (!SameRow(s, rec, row)) continue;
+      StoreU32(rec, Count(rec) + 1);
+      SetAssociations(rec, n);
+      SetWritten(s, rec, now);
+      return;
     }
-    own.push_back({row, 1, n, now});
+    PackRow(s, row);
+    AppendRow(own, s, 1, n, now);
     ++held[s];
   }
 
-  void Remove(std::vector<Stored>& own, int s, const Tuple& row) {
+  void Remove(RowBlob& own, int s, const Tuple& row) {
     if (sides[s].unique) {
       if (!own.empty()) {
-        own.clear();
+        own.Truncate(0);
         --held[s];
       }
       return;
     }
-    for (std::size_t i = 0; i < own.size(); ++i) {
-      if (!SameRow(own[i].row, row, sides[s].op_field)) continue;
-      if (--own[i].count == 0) {
-        own.erase(own.begin() + static_cast<std::ptrdiff_t>(i));
+    for (uint32_t at = 0; at < own.size(); at += RowSize(s, own.data() + at)) {
+      uint8_t* rec = own.data() + at;
+      if (!SameRow(s, rec, row)) continue;
+      if (Count(rec) > 1) {
+        StoreU32(rec, Count(rec) - 1);
+      } else {
+        own.Erase(at, RowSize(s, rec));
         --held[s];
       }
       return;
@@ -234,7 +830,11 @@ void ChangelogJoinState::Process(JoinSide side, RowKind kind, const KeyRef& key,
   impl_->Process(side == JoinSide::kLeft ? 0 : 1, kind, key, row, now);
 }
 
-std::size_t ChangelogJoinState::keys() const noexcept { return impl_->keys.size(); }
+void ChangelogJoinState::Expire(int64_t now) { impl_->Expire(now); }
+
+std::size_t ChangelogJoinState::keys() const noexcept {
+  return impl_->in_table - impl_->empty_keys;
+}
 
 std::size_t ChangelogJoinState::rows(JoinSide side) const noexcept {
   return impl_->held[side == JoinSide::kLeft ? 0 : 1];

@@ -32,7 +32,8 @@ struct ChangelogSide {
 };
 
 // Where a changelog join's output goes: `left` or `right` is null in a padded row. The pointers
-// are valid during the call only.
+// are valid during the call only (a stored row is rebuilt into a scratch tuple for it, with the
+// stream it came on), and the sink must not call back into the state.
 class ChangelogJoinSink {
  public:
   virtual ~ChangelogJoinSink() = default;
@@ -46,8 +47,19 @@ class ChangelogJoinSink {
 // counting rule (a replacing row on a unique side does not count twice): on accumulate, -D of
 // the other side's padded rows first, then the joined rows; on retract, the joined rows first,
 // then +I of the padded rows that lost their last match. Only an inner join passes -U/+U
-// through; outer joins emit +I and -D. Rows expire silently, by each side's TTL, counted from
-// their last write (an association change is a write). Single-threaded.
+// through; outer joins emit +I and -D.
+//
+// TTL: a row expires at its last write + its side's ttl_ms (processing time; an association
+// change is a write, as in Flink), silently (no retraction, as Flink). Expiry is active: each
+// side keeps a time-ordered queue with at most one entry per key, and Process (before its row)
+// and Expire drop every row whose time has come, so the state is bounded by what was written in
+// the last TTL, also for keys never seen again.
+//
+// Memory: a key's rows of one side sit packed back to back in one block (a compact encoding of
+// the values, about the size of their msgpack form, plus 8 bytes of count and associations and 8
+// of last write with a TTL); keys are found through a flat open-addressing table, their values
+// packed apart. A probe reads the rows in sequence; a matched row is rebuilt into a scratch
+// tuple for the condition and the sink. Single-threaded.
 class ChangelogJoinState {
  public:
   // `pairs`: the condition candidate pairs must meet (evaluated with {left, right}); null: all
@@ -58,12 +70,16 @@ class ChangelogJoinState {
   ChangelogJoinState(const ChangelogJoinState&) = delete;
   ChangelogJoinState& operator=(const ChangelogJoinState&) = delete;
 
-  // One input row of `side` with join key `key` (not null) at processing time `now`.
+  // One input row of `side` with join key `key` (not null) at processing time `now`. Time may
+  // go back (a wall clock): each row still expires at its own last write + TTL.
   void Process(JoinSide side, RowKind kind, const KeyRef& key, const topology::Tuple& row,
                int64_t now);
 
-  // Rows a side holds (identical rows once each). An expired row is dropped when its key is
-  // next touched: a key never seen again keeps its expired rows (no background cleanup yet).
+  // Drops, silently, every row expired at `now` (processing time, as given to Process; Process
+  // does it too). For a bolt's ticks, so rows expire while no input arrives.
+  void Expire(int64_t now);
+
+  // Rows a side holds (identical rows once each), expired ones never counted.
   std::size_t rows(JoinSide side) const noexcept;
   // Keys that hold a row on either side.
   std::size_t keys() const noexcept;

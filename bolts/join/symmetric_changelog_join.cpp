@@ -113,7 +113,10 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
     }
   }
 
-  void OnTick() override { ReportState(); }
+  void OnTick() override {
+    if (ttl_) state_->Expire(clock_());  // rows expire while no input comes
+    ReportState();
+  }
   void OnEndOfStream() override { ReportState(); }
 
  private:
@@ -176,8 +179,8 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
     topology::Values row;
     row.reserve(plan_.select.size() + 1);
     const Tuple* tuples[2] = {left, right};
-    const InputPlan* plans[2] = {left != nullptr ? SourceOf(*left).plan : nullptr,
-                                 right != nullptr ? SourceOf(*right).plan : nullptr};
+    const InputPlan* plans[2] = {left != nullptr ? &PlanOf(*left, 0) : nullptr,
+                                 right != nullptr ? &PlanOf(*right, 1) : nullptr};
     for (std::size_t f = 0; f < plan_.select.size(); ++f) {
       const SelectPlan& sel = plan_.select[f];
       const int side = sel.input == 0 ? 0 : 1;
@@ -187,8 +190,17 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
       }
       row.push_back(v != nullptr ? *v : Value());
     }
-    row.emplace_back(std::string(RowKindName(kind)));
+    row.push_back(op_values_[static_cast<int>(kind)]);
     out_.Emit(config_.output_stream, *current_, std::move(row));
+  }
+
+  // The plan of a row of `side`: most sides have one stream, so the last one is kept.
+  const InputPlan& PlanOf(const Tuple& t, int side) {
+    if (t.schema() != last_schema_[side]) {
+      last_schema_[side] = t.schema();
+      last_plan_[side] = SourceOf(t).plan;
+    }
+    return *last_plan_[side];
   }
 
   const SymmetricHashJoinBoltConfig& config_;
@@ -204,6 +216,11 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
   std::deque<Source> schemas_;  // stable references: SourceOf hands them out
   KeyRef key_;
   const Tuple* current_ = nullptr;
+  const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
+  const InputPlan* last_plan_[2] = {nullptr, nullptr};
+  // `_op` of each RowKind, built once (copying a short string Value is cheaper than making one).
+  const Value op_values_[4] = {Value(std::string("+I")), Value(std::string("-U")),
+                               Value(std::string("+U")), Value(std::string("-D"))};
   int current_side_ = 0;
   RowKind current_kind_ = RowKind::kInsert;
   bool emitted_ = false;  // this input's semi/anti output is out

@@ -354,7 +354,11 @@ std::chrono::milliseconds SymmetricHashJoinBolt::TickInterval() const {
       if (p > 0 && (period == 0 || p < period)) period = p;
     }
   } else {
-    period = config_.state_ttl_ms;  // expired rows are let go on ticks too
+    // Expired rows are let go on ticks too.
+    for (const int64_t ttl :
+         {config_.state_ttl_ms, config_.left.state_ttl_ms, config_.right.state_ttl_ms}) {
+      if (ttl > 0 && (period == 0 || ttl < period)) period = ttl;
+    }
   }
   if (period > 100) period = 100;  // coarse periods still get a prompt look
   return std::chrono::milliseconds(period);

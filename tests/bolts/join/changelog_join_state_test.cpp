@@ -2,13 +2,20 @@
 // with state retention off and on, per-side TTLs, processing time injected), with their exact
 // ordered outputs, and the full outer join with several rows per key (Flink's legacy harness
 // test), with and without a condition on pairs, plus identical duplicates counted per copy.
-// Data: docs/notes/symmetric-hash-join-reference.md, A.7-A.8.
+// Data: docs/notes/symmetric-hash-join-reference.md, A.7-A.8. Then active TTL expiry (keys never
+// touched again, refreshes by writes and by association changes, the exact boundary, time going
+// back), and the packed storage: every value type comes back as it went in, with its stream; row
+// identity is Value's ==; rows removed from the middle of a key keep the others' order; many
+// keys emptied and recycled.
 #include "bolts/join/changelog_join_state.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <deque>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +65,9 @@ class FlinkHarness {
   std::vector<std::string> R(int64_t now, const char* kind, Values row) {
     return Send(JoinSide::kRight, now, kind, std::move(row), 0);
   }
+  void Expire(int64_t now) { state_->Expire(now); }
+  std::size_t rows(JoinSide side) const { return state_->rows(side); }
+  std::size_t keys() const { return state_->keys(); }
   Recorder rec;
 
  private:
@@ -291,6 +301,231 @@ TEST_F(FullOuterDuplicatesWithCondition, PairsFailingTheConditionAreNoMatch) {
             (Out{"-D 2,aaa|2,bbb", "-D 2,aaa|2,ccc", "+I -|2,bbb", "+I -|2,ccc"}));
   EXPECT_EQ(R("-D", 1, "ddd"),
             (Out{"-D 1,bbb|1,ddd", "-D 1,ccc|1,ddd", "+I 1,bbb|-", "+I 1,ccc|-"}));
+}
+
+// ---- Active TTL expiry.
+
+constexpr JoinSide kL = JoinSide::kLeft;
+constexpr JoinSide kR = JoinSide::kRight;
+
+TEST(ChangelogJoinStateTtlTest, AKeyNeverTouchedAgainExpiresOnAnotherKeysRow) {
+  FlinkHarness h(false, false, 1000, 1000);
+  EXPECT_EQ(h.L(0, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.R(0, "+I", {"K9", "AIR"}), kNothing);
+  EXPECT_EQ(h.L(999, "+I", {"O", "K2", A1}), kNothing);
+  EXPECT_EQ(h.rows(kL), 2u);  // K1 lives until 1000
+  EXPECT_EQ(h.rows(kR), 1u);
+  EXPECT_EQ(h.keys(), 3u);
+  EXPECT_EQ(h.L(1000, "+I", {"O", "K3", A1}), kNothing);  // K1 and K9 go first
+  EXPECT_EQ(h.rows(kL), 2u);
+  EXPECT_EQ(h.rows(kR), 0u);
+  EXPECT_EQ(h.keys(), 2u);
+}
+
+TEST(ChangelogJoinStateTtlTest, ExpireDropsRowsWithoutInputExactlyAtLastWritePlusTtl) {
+  FlinkHarness h(true, false, 1000, 500);
+  EXPECT_EQ(h.L(10, "+I", {"O", "K1", A1}), Out{"+I O,K1,A1|-"});
+  EXPECT_EQ(h.R(20, "+I", {"K2", "AIR"}), kNothing);
+  h.Expire(519);
+  EXPECT_EQ(h.rows(kR), 1u);
+  h.Expire(520);
+  EXPECT_EQ(h.rows(kR), 0u);
+  h.Expire(1009);
+  EXPECT_EQ(h.rows(kL), 1u);
+  EXPECT_EQ(h.keys(), 1u);
+  h.Expire(1010);
+  EXPECT_EQ(h.rows(kL), 0u);
+  EXPECT_EQ(h.keys(), 0u);
+  EXPECT_TRUE(h.rec.out.empty());  // silent: no retraction of the padded row
+  EXPECT_EQ(h.R(1010, "+I", {"K1", "SHIP"}), kNothing);
+}
+
+TEST(ChangelogJoinStateTtlTest, AWriteExtendsARowsLife) {
+  FlinkHarness unique(false, false, 1000, 1000);
+  EXPECT_EQ(unique.L(0, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(unique.L(600, "+U", {"O", "K1", A2}), kNothing);  // replaces: written at 600
+  unique.Expire(1599);
+  EXPECT_EQ(unique.rows(kL), 1u);
+  EXPECT_EQ(unique.R(1599, "+I", {"K1", "AIR"}), Out{"+I O,K1,A2|K1,AIR"});
+  unique.Expire(1600);
+  EXPECT_EQ(unique.rows(kL), 0u);
+  EXPECT_EQ(unique.rows(kR), 1u);
+
+  FlinkHarness copies(false, false, 1000, 1000, /*unique=*/false);
+  EXPECT_EQ(copies.L(0, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(copies.L(0, "+I", {"O", "K1", A2}), kNothing);
+  EXPECT_EQ(copies.L(600, "+I", {"O", "K1", A1}), kNothing);  // a second copy: written at 600
+  copies.Expire(1000);
+  EXPECT_EQ(copies.rows(kL), 1u);  // A2 went at 1000
+  EXPECT_EQ(copies.R(1000, "+I", {"K1", "AIR"}), (Out{"+I O,K1,A1|K1,AIR", "+I O,K1,A1|K1,AIR"}));
+  copies.Expire(1600);
+  EXPECT_EQ(copies.rows(kL), 0u);
+}
+
+TEST(ChangelogJoinStateTtlTest, AnAssociationChangeIsAWriteOfTheOuterRow) {
+  FlinkHarness h(true, false, 1000, 1000);
+  EXPECT_EQ(h.L(0, "+I", {"O", "K1", A1}), Out{"+I O,K1,A1|-"});
+  EXPECT_EQ(h.R(500, "+I", {"K1", "AIR"}), (Out{"-D O,K1,A1|-", "+I O,K1,A1|K1,AIR"}));
+  h.Expire(1000);
+  EXPECT_EQ(h.rows(kL), 1u);  // matched at 500: lives until 1500
+  EXPECT_EQ(h.R(1200, "-D", {"K1", "AIR"}), (Out{"-D O,K1,A1|K1,AIR", "+I O,K1,A1|-"}));
+  h.Expire(2199);
+  EXPECT_EQ(h.rows(kL), 1u);  // lost its match at 1200: lives until 2200
+  h.Expire(2200);
+  EXPECT_EQ(h.rows(kL), 0u);
+}
+
+TEST(ChangelogJoinStateTtlTest, AnInnerJoinsMatchIsNoWrite) {
+  FlinkHarness h(false, false, 1000, 1000);
+  EXPECT_EQ(h.L(0, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.R(500, "+I", {"K1", "AIR"}), Out{"+I O,K1,A1|K1,AIR"});
+  h.Expire(1000);
+  EXPECT_EQ(h.rows(kL), 0u);  // no association is kept: the left row's life is its own write
+  EXPECT_EQ(h.rows(kR), 1u);
+}
+
+TEST(ChangelogJoinStateTtlTest, TimeGoingBackStillExpiresEachRowByItsOwnWrite) {
+  FlinkHarness h(false, false, 1000, 1000, /*unique=*/false);
+  EXPECT_EQ(h.L(5000, "+I", {"O", "K1", A1}), kNothing);
+  EXPECT_EQ(h.L(100, "+I", {"O", "K1", A2}), kNothing);  // the clock went back
+  h.Expire(1100);
+  EXPECT_EQ(h.rows(kL), 1u);
+  EXPECT_EQ(h.R(1100, "+I", {"K1", "AIR"}), Out{"+I O,K1,A1|K1,AIR"});
+  h.Expire(6000);
+  EXPECT_EQ(h.rows(kL), 0u);
+}
+
+// ---- Packed storage.
+
+// Rows (k, v, w) on both sides, keyed by k, from two streams per side.
+class Packed : public ::testing::Test {
+ protected:
+  Packed() {
+    for (topology::StreamSchema& s : schemas_) {
+      s.fields = std::make_shared<const Fields>(Fields{"k", "v", "w"});
+    }
+  }
+  void Start(ChangelogSide left, ChangelogSide right) {
+    state_ = std::make_unique<ChangelogJoinState>(left, right, nullptr, sink_);
+  }
+  // Emits as (kind, left values, right values, left schema, right schema).
+  struct Seen {
+    RowKind kind;
+    std::optional<Values> left, right;
+    const topology::StreamSchema* left_schema = nullptr;
+    const topology::StreamSchema* right_schema = nullptr;
+  };
+  struct Sink : ChangelogJoinSink {
+    std::vector<Seen> out;
+    void Emit(RowKind kind, const Tuple* l, const Tuple* r) override {
+      Seen& s = out.emplace_back(Seen{kind, {}, {}});
+      if (l != nullptr) {
+        s.left = l->GetValues();
+        s.left_schema = l->schema();
+      }
+      if (r != nullptr) {
+        s.right = r->GetValues();
+        s.right_schema = r->schema();
+      }
+    }
+  };
+  std::vector<Seen> Send(JoinSide side, RowKind kind, Values v, int stream = 0, int64_t now = 0) {
+    const int index = (side == kL ? 0 : 2) + stream;
+    const Tuple& t = tuples_.emplace_back(&schemas_[index], index, std::move(v));
+    const KeyRef key = {&t.GetValue(0)};
+    state_->Process(side, kind, key, t, now);
+    return std::exchange(sink_.out, {});
+  }
+  const ChangelogJoinState& state() const { return *state_; }
+  ChangelogJoinState& mutable_state() { return *state_; }
+  topology::StreamSchema schemas_[4];  // left a, left b, right a, right b
+
+ private:
+  Sink sink_;
+  std::deque<Tuple> tuples_;
+  std::unique_ptr<ChangelogJoinState> state_;
+};
+
+TEST_F(Packed, EveryValueTypeComesBackAsItWentInWithItsStream) {
+  Start({false, false, 0, -1}, {false, false, 0, -1});
+  const Values rich = {
+      Value(),
+      Value(topology::List{Value(true), Value(false), Value(-7), Value(int64_t{1} << 62),
+                           Value(std::numeric_limits<int64_t>::min()), Value(-0.0), Value(2.5),
+                           Value(std::string(300, 'z')),
+                           Value(topology::Bytes{std::string("\x01\x00\xff", 3)}),
+                           Value(topology::Map{{Value("a"), Value(1)}, {Value(2), Value()}})}),
+      Value("")};
+  Values row = rich;
+  row.insert(row.begin(), Value("key"));
+  row.pop_back();
+  EXPECT_TRUE(Send(kL, RowKind::kInsert, row, 1).empty());
+  const std::vector<Seen> out = Send(kR, RowKind::kInsert, {"key", 1, 2});
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(out[0].left.has_value());
+  EXPECT_EQ(*out[0].left, row);
+  EXPECT_EQ(out[0].left_schema, &schemas_[1]);  // the stream it came on
+  EXPECT_EQ(out[0].right_schema, &schemas_[2]);
+  EXPECT_EQ(topology::ToString(*out[0].left), topology::ToString(row));  // -0.0 stays -0.0
+}
+
+TEST_F(Packed, RowIdentityIsValueEquality) {
+  Start({true, false, 0, -1}, {false, false, 0, -1});
+  EXPECT_EQ(Send(kL, RowKind::kInsert, {1, 0.0, "a"}).size(), 1u);
+  EXPECT_EQ(Send(kL, RowKind::kInsert, {1, -0.0, "a"}).size(), 1u);  // == 0.0: a second copy
+  EXPECT_EQ(state().rows(kL), 1u);
+  EXPECT_EQ(Send(kL, RowKind::kInsert, {1, 0, "a"}).size(), 1u);  // an int is not a double
+  EXPECT_EQ(Send(kL, RowKind::kInsert, {1, std::nan(""), "a"}).size(), 1u);
+  EXPECT_EQ(Send(kL, RowKind::kDelete, {1, std::nan(""), "a"}).size(), 1u);  // NaN != NaN
+  EXPECT_EQ(state().rows(kL), 3u);
+  EXPECT_EQ(Send(kL, RowKind::kDelete, {1, 0.0, "a"}).size(), 1u);  // one copy of two
+  EXPECT_EQ(state().rows(kL), 3u);
+  EXPECT_EQ(Send(kL, RowKind::kDelete, {1, -0.0, "a"}).size(), 1u);
+  EXPECT_EQ(state().rows(kL), 2u);
+}
+
+TEST_F(Packed, RemovingFromTheMiddleKeepsTheOthersInOrder) {
+  Start({false, false, 0, -1}, {false, false, 0, -1});
+  for (int i = 0; i < 20; ++i) {
+    Send(kL, RowKind::kInsert, {7, i, std::string(static_cast<std::size_t>(i * 7), 'x')});
+  }
+  for (int i = 0; i < 20; i += 3) {
+    Send(kL, RowKind::kDelete, {7, i, std::string(static_cast<std::size_t>(i * 7), 'x')});
+  }
+  const std::vector<Seen> out = Send(kR, RowKind::kInsert, {7, 0, ""});
+  std::vector<int64_t> order;
+  for (const Seen& s : out) order.push_back(s.left->at(1).AsInt());
+  std::vector<int64_t> want;
+  for (int i = 0; i < 20; ++i) {
+    if (i % 3 != 0) want.push_back(i);
+  }
+  EXPECT_EQ(order, want);
+  EXPECT_EQ(state().rows(kL), want.size());
+}
+
+TEST_F(Packed, ManyKeysEmptiedByRetractionAndExpiryAreForgottenAndRecycled) {
+  Start({true, false, 100, -1}, {false, false, 100, -1});
+  for (int round = 0; round < 3; ++round) {
+    const int64_t now = round * 1000;
+    for (int k = 0; k < 5000; ++k) Send(kL, RowKind::kInsert, {k, round, "left"}, 0, now);
+    for (int k = 0; k < 5000; k += 2) Send(kR, RowKind::kInsert, {k, round, "right"}, 1, now);
+    EXPECT_EQ(state().keys(), 5000u);
+    EXPECT_EQ(state().rows(kL), 5000u);
+    EXPECT_EQ(state().rows(kR), 2500u);
+    for (int k = 0; k < 5000; k += 4) Send(kL, RowKind::kDelete, {k, round, "left"}, 0, now);
+    EXPECT_EQ(state().rows(kL), 3750u);
+    mutable_state().Expire(now + 99);
+    EXPECT_EQ(state().rows(kL) + state().rows(kR), 3750u + 2500u);
+    mutable_state().Expire(now + 100);
+    EXPECT_EQ(state().rows(kL) + state().rows(kR), 0u);
+    EXPECT_EQ(state().keys(), 0u);
+  }
+  // Recycled keys join as new ones.
+  EXPECT_EQ(Send(kL, RowKind::kInsert, {3, 9, "l"}, 0, 5000).size(), 1u);  // padded
+  const std::vector<Seen> out = Send(kR, RowKind::kInsert, {3, 9, "r"}, 0, 5000);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].left->at(2), Value("l"));
+  EXPECT_EQ(out[1].right->at(2), Value("r"));
 }
 
 }  // namespace

@@ -67,6 +67,9 @@ class Harness {
     return rows;
   }
 
+  void Tick() { bolt_->OnTick(); }
+  void End() { bolt_->OnEndOfStream(); }
+
   int64_t now = 0;
   FakeBoltCollector out;
 
@@ -146,6 +149,34 @@ TEST(SymmetricHashJoinBoltTest, RowsExpireSilentlyAfterTheTtlFromTheirLastWrite)
   EXPECT_EQ(h.Send("payments", {1, 30, "+I"}), Rows{"+I 1,\"ann\",30"});
   h.now = 1000;  // the order, written at 0, is gone
   EXPECT_EQ(h.Send("payments", {1, 40, "+I"}), Rows{});
+}
+
+TEST(SymmetricHashJoinBoltTest, TicksExpireRowsWithoutInputAndTheGaugesShowIt) {
+  Harness h;
+  SymmetricHashJoinBoltConfig c = Config(SymmetricJoinType::kLeft);
+  c.state_ttl_ms = 1000;
+  h.Start(c);
+  EXPECT_EQ(h.Send("orders", {1, "ann", "+I"}), Rows{"+I 1,\"ann\",null"});
+  EXPECT_EQ(h.Send("orders", {2, "bob", "+I"}), Rows{"+I 2,\"bob\",null"});
+  h.now = 500;
+  EXPECT_EQ(h.Send("payments", {2, 9, "+I"}), (Rows{"-D 2,\"bob\",null", "+I 2,\"bob\",9"}));
+  using G = std::vector<std::pair<std::string, uint64_t>>;
+  h.now = 999;
+  h.Tick();
+  EXPECT_EQ(h.out.gauges, (G{{"state rows left", 2},
+                             {"state rows right", 1},
+                             {"state peak left", 2},
+                             {"state peak right", 1}}));
+  h.now = 1000;  // order 1 (written at 0) expires; order 2 was written again at 500 (its match)
+  h.Tick();
+  EXPECT_EQ(h.out.gauges[0], (std::pair<std::string, uint64_t>{"state rows left", 1}));
+  h.now = 1500;
+  h.Tick();
+  EXPECT_EQ(h.out.gauges, (G{{"state rows left", 0},
+                             {"state rows right", 0},
+                             {"state peak left", 2},
+                             {"state peak right", 1}}));
+  EXPECT_EQ(h.out.emitted.size(), 4u);  // expiry is silent
 }
 
 // Flink's StreamingSemiAntiJoinOperatorTest: orders [line order id, shipping address] semi/anti
