@@ -5,15 +5,22 @@
 // between batches) and lets out what it evicts; the rows a batch emits are compared as a set, as
 // CheckNewAnswer does. Times are Spark's seconds in milliseconds. Spark drops rows at or below
 // its watermark wm, Tempest rows strictly below W, so lag_ms is Spark's delay minus 1 ms: then
-// W = wm + 1 and the same rows are late.
+// W = wm + 1 and the same rows are late. The two cases whose watermark is not one lag behind both
+// inputs (a delay per side; a self-join whose right side sees only some rows) run at the state
+// with Spark's watermarks given.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 
 #include "../../support/builtin_test_support.h"
 #include "../../support/temp_dir.h"
+#include "bolts/expression/join_condition.h"
+#include "bolts/join/interval_join_state.h"
+#include "bolts/join/join_key.h"
 #include "bolts/join/symmetric_hash_join_bolt.h"
 
 namespace tempest::bolts {
@@ -379,6 +386,122 @@ TEST(SymmetricAppendJoinTest, RowsThatAreNotInsertsOrHaveNoIntegerTimeAreReporte
             "\"t\"; acked and dropped");
   EXPECT_EQ(h.out.dropped, 2u);
   EXPECT_EQ(h.out.acked.size(), 5u);  // every one at once: nothing bounds either side
+}
+
+// Spark's cases with a watermark per input (delays differ per side, or one input feeds both
+// sides), at the state: IntervalJoinState with the eviction PlanSymmetricAppendEviction solves
+// and the condition's pair filter, advanced to Spark's batch watermarks (+1 ms, as above). Rows
+// [key, t] of streams L and R; outputs "lkey,lt,rkey,rt" (null for a padded side).
+class StateHarness final : private IntervalJoinSink {
+ public:
+  StateHarness(SymmetricJoinType type, const std::string& condition) {
+    SymmetricHashJoinBoltConfig c = Config(type, condition, "L:key");
+    const Fields fields{"key", "t"};
+    for (const char* name : {"L", "R"}) {
+      auto schema = std::make_shared<topology::StreamSchema>();
+      schema->component = "src";
+      schema->stream = name;
+      schema->fields = std::make_shared<const Fields>(fields);
+      schemas_.push_back(schema);
+    }
+    const std::vector<std::pair<topology::GlobalStreamId, Fields>> inputs = {
+        {{"src", "L"}, fields}, {{"src", "R"}, fields}};
+    condition_ = SplitJoinCondition(condition, {"L", "left", {fields}}, {"R", "right", {fields}});
+    const SymmetricAppendEviction e = PlanSymmetricAppendEviction(c, inputs);
+    IntervalJoinOptions o;
+    o.bounds = {e.lower, e.upper};
+    for (int side = 0; side < 2; ++side) {
+      o.stay[side] = e.stay[side] ? *e.stay[side] : IntervalJoinOptions::kNeverLeaves;
+    }
+    preserved_ = type == SymmetricJoinType::kLeft;
+    state_.emplace(static_cast<IntervalJoinSink&>(*this), o);
+  }
+
+  // Adds [key, seconds] to a side unless it is late; false if late.
+  bool Add(JoinSide side, int64_t key, int64_t seconds) {
+    const int64_t t = seconds * 1000;
+    if (state_->IsLate(t)) return false;
+    Tuple row(schemas_[side == JoinSide::kLeft ? 0 : 1].get(), 1, Values{key, t});
+    const Value k(key);
+    const KeyRef ref{&k};
+    state_->Add(side, ref, HashKey(ref), t, std::move(row));
+    return true;
+  }
+  // Spark's watermark after a batch, in seconds.
+  void Watermark(int64_t seconds) { state_->Advance(seconds * 1000 + 1); }
+  Rows Take() {
+    Rows out;
+    out.swap(rows_);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  bool Pairs(const Tuple& l, const Tuple& r) override {
+    const Tuple* both[2] = {&l, &r};
+    return !condition_.pairs || condition_.pairs->bound.Holds(both);
+  }
+  void Joined(const Tuple& l, const Tuple& r, int64_t) override {
+    rows_.push_back(fmt::format("{},{},{},{}", l.GetValue(0).AsInt(), l.GetValue(1).AsInt() / 1000,
+                                r.GetValue(0).AsInt(), r.GetValue(1).AsInt() / 1000));
+  }
+  void Left(JoinSide side, Tuple& t, int64_t, bool matched) override {
+    if (side == JoinSide::kLeft && preserved_ && !matched) {
+      rows_.push_back(
+          fmt::format("{},{},null,null", t.GetValue(0).AsInt(), t.GetValue(1).AsInt() / 1000));
+    }
+  }
+
+  std::vector<std::shared_ptr<topology::StreamSchema>> schemas_;
+  JoinCondition condition_;
+  bool preserved_ = false;
+  std::optional<IntervalJoinState> state_;
+  Rows rows_;
+};
+
+TEST(SymmetricAppendJoinTest, SparkInnerJoinWithATwoSidedRangeAndADelayPerSide) {
+  // StreamingInnerJoinSuite "...two side conditions": left delay 20 s, right 30 s; lt BETWEEN
+  // rt - 10 s AND rt + 5 s.
+  StateHarness h(SymmetricJoinType::kInner, "L:t >= R:t - 10000 AND L:t <= R:t + 5000");
+  h.Add(JoinSide::kLeft, 1, 20);
+  EXPECT_EQ(h.Take(), Rows{});
+  for (int t : {14, 15, 25, 26, 30, 31}) h.Add(JoinSide::kRight, 1, t);
+  EXPECT_EQ(h.Take(), Of({"1,20,1,15", "1,20,1,25", "1,20,1,26", "1,20,1,30"}));
+  h.Add(JoinSide::kRight, 1, 60);
+  EXPECT_EQ(h.Take(), Rows{});
+  for (int t : {49, 50, 65, 66}) h.Add(JoinSide::kLeft, 1, t);
+  EXPECT_EQ(h.Take(), Of({"1,50,1,60", "1,65,1,60"}));
+  h.Watermark(30);  // min(66 - 20, 60 - 30): the right rows 14 and 15 leave
+  EXPECT_FALSE(h.Add(JoinSide::kLeft, 1, 30));  // late
+  h.Add(JoinSide::kLeft, 1, 31);
+  EXPECT_EQ(h.Take(), Of({"1,31,1,26", "1,31,1,30", "1,31,1,31"}));
+  h.Add(JoinSide::kRight, 1, 80);
+  h.Watermark(46);  // min(66 - 20, 80 - 30): left rows below 36 s and right below 41 s leave
+  EXPECT_EQ(h.Take(), Rows{});
+  EXPECT_FALSE(h.Add(JoinSide::kRight, 1, 46));
+  h.Add(JoinSide::kRight, 1, 50);
+  EXPECT_EQ(h.Take(), Of({"1,49,1,50", "1,50,1,50"}));
+}
+
+TEST(SymmetricAppendJoinTest, SparkSelfLeftOuterJoinPadsOnlyRowsThatNeverMatched) {
+  // StreamingOuterJoinSuite SPARK-26187: one input (id, t); left = every row, right = the even
+  // ones; delay 5 s; leftId = rightId AND rt >= lt AND rt <= lt + 5 s. Spark runs a batch's left
+  // rows, then its right rows.
+  StateHarness h(SymmetricJoinType::kLeft, "R:t >= L:t AND R:t <= L:t + 5000");
+  const auto batch = [&](int from, int to) {
+    for (int i = from; i <= to; ++i) h.Add(JoinSide::kLeft, i, i);
+    for (int i = from; i <= to; ++i) {
+      if (i % 2 == 0) h.Add(JoinSide::kRight, i, i);
+    }
+  };
+  batch(1, 5);
+  EXPECT_EQ(h.Take(), Of({"2,2,2,2", "4,4,4,4"}));
+  batch(6, 10);
+  h.Watermark(5);  // min(10 - 5, 10 - 5)
+  EXPECT_EQ(h.Take(), Of({"6,6,6,6", "8,8,8,8", "10,10,10,10"}));
+  batch(11, 15);
+  h.Watermark(9);  // min(15 - 5, 14 - 5): left rows 1-3 leave; 2 had matched
+  EXPECT_EQ(h.Take(), Of({"12,12,12,12", "14,14,14,14", "1,1,null,null", "3,3,null,null"}));
 }
 
 std::string Refusal(const SymmetricHashJoinBoltConfig& c) {
