@@ -50,6 +50,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bench/two_stream_bench.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/join/changelog_join_state.h"
 #include "bolts/join/join_key.h"
@@ -61,6 +62,13 @@
 
 namespace {
 
+using tempest::bench::HeapBytes;
+using tempest::bench::Median;
+using tempest::bench::Row;
+using tempest::bench::Rows;
+using tempest::bench::RuntimeCeiling;
+using tempest::bench::Seconds;
+using tempest::bench::VectorSpout;
 namespace bolts = tempest::bolts;
 namespace runtime = tempest::runtime;
 namespace topology = tempest::topology;
@@ -68,11 +76,6 @@ using bolts::RowKind;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kRawRowBytes = 8 + 8 + 8 + 16;
-
-struct Row {
-  topology::Values values;  // id, key, ts, payload: as GeneratorSpout emits them
-};
-using Rows = std::vector<Row>;
 
 Rows MakeRows(uint64_t n, uint64_t keys) {
   Rows rows(n);
@@ -82,20 +85,6 @@ Rows MakeRows(uint64_t n, uint64_t keys) {
     rows[i].values = {id, static_cast<int64_t>(i % keys), id, payload};
   }
   return rows;
-}
-
-std::size_t HeapBytes() {
-  const struct mallinfo2 m = mallinfo2();
-  return m.uordblks + m.hblkhd;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-double Seconds(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // What a join produced: rows per kind, padded ones apart, and a checksum of the joined pairs.
@@ -226,42 +215,6 @@ PassResult StatePass(const Rows& left, const Rows& right, bool left_outer, int64
   return r;
 }
 
-// Emits a shared, pre-generated vector of rows once, in order, each with its index as message
-// id (failed ones are replayed first, as GeneratorSpout does), then reports exhaustion. Meant for
-// one task: every task would emit the whole vector.
-class VectorSpout final : public topology::Spout {
- public:
-  explicit VectorSpout(std::shared_ptr<const Rows> rows) : rows_(std::move(rows)) {}
-
-  void Open(const topology::TopologyContext&, topology::SpoutOutputCollector& collector) override {
-    out_ = &collector;
-  }
-  topology::NextResult NextTuple() override {
-    std::size_t i;
-    if (!replay_.empty()) {
-      i = replay_.front();
-      replay_.pop_front();
-    } else {
-      if (next_ >= rows_->size()) return topology::NextResult::kExhausted;
-      i = next_++;
-    }
-    out_->Emit((*rows_)[i].values, static_cast<int64_t>(i));
-    return topology::NextResult::kEmitted;
-  }
-  void Fail(const topology::Value& message_id) override {
-    replay_.push_back(static_cast<std::size_t>(message_id.AsInt()));
-  }
-  void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override {
-    declarer.DeclareStream("default", {"id", "key", "ts", "payload"});
-  }
-
- private:
-  std::shared_ptr<const Rows> rows_;
-  topology::SpoutOutputCollector* out_ = nullptr;
-  std::size_t next_ = 0;
-  std::deque<std::size_t> replay_;
-};
-
 // NullBolt plus a tally of the join's output [left:id, right:id, _op]. One task: the factory's
 // tally is read after the run (the run joins the task threads).
 class TallyBolt final : public topology::Bolt {
@@ -335,45 +288,6 @@ TempestResult RunTempest(const std::shared_ptr<const Rows>& left,
                t.padded_delete, t.other, summary.error.empty() ? "" : ", error: " + summary.error);
   }
   return r;
-}
-
-// The runtime's own ceilings for these spouts, acking off, input rows per second: the two spouts
-// straight into a NullBolt, and through an IdentityBolt (one output row per input) into one.
-double RuntimeCeiling(const std::shared_ptr<const Rows>& left,
-                      const std::shared_ptr<const Rows>& right, bool identity) {
-  topology::TopologyBuilder b("bench-symmetric-hash-join-ceiling");
-  b.Config().acker_executors = 0;
-  b.SetSpout("left", [left] { return std::make_unique<VectorSpout>(left); });
-  b.SetSpout("right", [right] { return std::make_unique<VectorSpout>(right); });
-  const char* first = identity ? "identity" : "sink";
-  if (identity) {
-    b.SetBolt("identity",
-              [] {
-                return std::make_unique<bolts::IdentityBolt>(
-                    topology::Fields{"id", "key", "ts", "payload"});
-              })
-        .GlobalGrouping("left")
-        .GlobalGrouping("right");
-    b.SetBolt("sink", [] {
-       return std::make_unique<bolts::NullBolt>();
-     }).GlobalGrouping("identity");
-  } else {
-    b.SetBolt("sink", [] { return std::make_unique<bolts::NullBolt>(); })
-        .GlobalGrouping("left")
-        .GlobalGrouping("right");
-  }
-  const auto start = Clock::now();
-  const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
-  const double seconds = Seconds(start);
-  const runtime::ComponentSummary* sink = summary.Find("sink");
-  const runtime::ComponentSummary* in = summary.Find(first);
-  const uint64_t n = left->size() + right->size();
-  if (!summary.completed || sink == nullptr || in == nullptr || in->executed != n ||
-      sink->executed != n) {
-    fmt::print(stderr, "ceiling run not verified\n");
-    return 0;
-  }
-  return static_cast<double>(n) / seconds;
 }
 
 bool StateOk(const PassResult& state, const PassResult& bare, uint64_t n) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "bolts/join/flat_key_table.h"
 #include "topology/value_hash.h"
 
 namespace tempest::bolts {
@@ -41,7 +42,6 @@ std::string_view RowKindName(RowKind kind) noexcept {
 
 namespace {
 
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
 int64_t SaturatingAdd(int64_t a, int64_t b) noexcept {
@@ -347,15 +347,33 @@ class RowBlob {
   uint32_t cap_ = 0;
 };
 
-// A key's rows; its packed values live apart (Impl::key_bytes), since a probe compares them only
-// when the hashes are equal. `due`: when the side's entry in its expiry queue falls due (kNever:
-// it has none); it stays with the slot when a key is forgotten, so a recycled slot never has two.
+// A key's rows (its packed values live apart, in the FlatKeyTable). `due`: when the side's entry in
+// its expiry queue falls due (kNever: it has none); it stays with the slot when a key is forgotten,
+// so a recycled slot never has two.
 struct KeyState {
   uint64_t hash = 0;
   RowBlob sides[2];
   int64_t due[2] = {kNever, kNever};
   bool in_table = false;
   bool empty() const noexcept { return sides[0].empty() && sides[1].empty(); }
+};
+
+// A key's parts, packed.
+struct PackedKeyCodec {
+  using Stored = std::string;
+  static bool Equals(const Stored& stored, const KeyRef& key) noexcept {
+    const auto* p = reinterpret_cast<const uint8_t*>(stored.data());
+    const uint8_t* end = p + stored.size();
+    for (const Value* v : key) {
+      if (p == end || !PackedEquals(p, *v)) return false;
+    }
+    return p == end;
+  }
+  static void Assign(Stored& stored, const KeyRef& key) {
+    stored.clear();
+    for (const Value* v : key) Pack(*v, stored);
+  }
+  static void Release(Stored& stored) noexcept { std::string().swap(stored); }
 };
 
 // When a key's rows of one side should be looked at for expiry.
@@ -424,17 +442,8 @@ struct ChangelogJoinState::Impl {
   std::size_t held[2] = {0, 0};
   uint32_t header[2];  // bytes before a row's length: 8, or 16 with `written`
 
-  // Keys: found through an open-addressing table of indices (linear probing), as
-  // IntervalJoinState does. A key whose rows are all gone stays in the table for a while (keys
-  // come back) until the empty ones outnumber both the others and kSweepAt; a sweep rebuilds the
-  // table without them and recycles their slots.
-  static constexpr std::size_t kSweepAt = 1024;
-  std::vector<KeyState> keys;
-  std::vector<std::string> key_bytes;  // by key index: the packed key parts
-  std::vector<uint32_t> free_keys;
-  std::vector<uint32_t> table = std::vector<uint32_t>(16, kNone);
-  std::size_t in_table = 0;
-  std::size_t empty_keys = 0;
+  // Keys (FlatKeyTable): a key whose rows are all gone is kept for a while, then swept.
+  FlatKeyTable<KeyState, PackedKeyCodec> keys;
 
   struct Origin {
     const topology::StreamSchema* schema;
@@ -453,90 +462,6 @@ struct ChangelogJoinState::Impl {
   Impl(ChangelogSide l, ChangelogSide r, const BoundExpression* p, ChangelogJoinSink& s)
       : sides{l, r}, pairs(p), sink(s) {
     for (int i = 0; i < 2; ++i) header[i] = sides[i].ttl_ms > 0 ? 16 : 8;
-  }
-
-  // ---- Keys.
-
-  static bool KeyEquals(const std::string& stored, const KeyRef& key) noexcept {
-    const auto* p = reinterpret_cast<const uint8_t*>(stored.data());
-    const uint8_t* end = p + stored.size();
-    for (const Value* v : key) {
-      if (p == end || !PackedEquals(p, *v)) return false;
-    }
-    return p == end;
-  }
-
-  uint32_t Find(const KeyRef& key, uint64_t hash) const noexcept {
-    const std::size_t mask = table.size() - 1;
-    for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
-      const uint32_t k = table[s];
-      if (k == kNone) return kNone;
-      if (keys[k].hash == hash && KeyEquals(key_bytes[k], key)) return k;
-    }
-  }
-
-  void Place(uint32_t k) {
-    const std::size_t mask = table.size() - 1;
-    std::size_t s = keys[k].hash & mask;
-    while (table[s] != kNone) s = (s + 1) & mask;
-    table[s] = k;
-  }
-
-  uint32_t FindOrInsert(const KeyRef& key, uint64_t hash) {
-    uint32_t k = Find(key, hash);
-    if (k != kNone) {
-      if (keys[k].empty()) --empty_keys;
-      return k;
-    }
-    if (2 * (in_table + 1) > table.size()) Rebuild(table.size() * 2);
-    if (!free_keys.empty()) {
-      k = free_keys.back();
-      free_keys.pop_back();
-    } else {
-      k = static_cast<uint32_t>(keys.size());
-      keys.emplace_back();
-      key_bytes.emplace_back();
-    }
-    std::string& bytes = key_bytes[k];
-    bytes.clear();
-    for (const Value* v : key) Pack(*v, bytes);
-    keys[k].hash = hash;
-    keys[k].in_table = true;
-    Place(k);
-    ++in_table;
-    return k;  // counted as empty, if it stays so, after the row (Process)
-  }
-
-  // A key's last row went: keep it, and sweep once the empty keys are too many.
-  void Emptied() {
-    if (++empty_keys > kSweepAt && 2 * empty_keys > in_table) Rebuild(table.size());
-  }
-
-  // Rebuilds the table at `capacity` with the keys that hold something; empty ones are freed.
-  void Rebuild(std::size_t capacity) {
-    table.assign(capacity, kNone);
-    in_table = 0;
-    for (uint32_t i = 0; i < keys.size(); ++i) {
-      KeyState& ks = keys[i];
-      if (!ks.in_table) continue;
-      if (ks.empty()) {
-        ks.in_table = false;
-        std::string().swap(key_bytes[i]);
-        free_keys.push_back(i);
-        continue;
-      }
-      Place(i);
-      ++in_table;
-    }
-    empty_keys = 0;
-    // Keep the load at most a half, and shrink a table that a burst of keys grew.
-    while (capacity > 16 && 8 * in_table < capacity) capacity /= 2;
-    if (capacity != table.size()) {
-      table.assign(capacity, kNone);
-      for (uint32_t i = 0; i < keys.size(); ++i) {
-        if (keys[i].in_table) Place(i);
-      }
-    }
   }
 
   // ---- Rows.
@@ -664,7 +589,7 @@ struct ChangelogJoinState::Impl {
           ks.due[side] = next;
           expiry[side].PushHeap({next, e.key});
         } else if (ks.empty()) {
-          Emptied();
+          keys.Emptied();
         }
       }
     }
@@ -682,9 +607,9 @@ struct ChangelogJoinState::Impl {
 
   void Process(int s, RowKind kind, const KeyRef& key, const Tuple& row, int64_t now) {
     Expire(now);
-    const uint32_t k = FindOrInsert(key, HashKey(key));
+    const uint32_t k = keys.FindOrInsert(key, HashKey(key));
     Apply(s, kind, k, row, now);
-    if (keys[k].empty()) Emptied();
+    if (keys[k].empty()) keys.Emptied();
   }
 
   void Apply(int s, RowKind kind, uint32_t k, const Tuple& row, int64_t now) {
@@ -832,9 +757,7 @@ void ChangelogJoinState::Process(JoinSide side, RowKind kind, const KeyRef& key,
 
 void ChangelogJoinState::Expire(int64_t now) { impl_->Expire(now); }
 
-std::size_t ChangelogJoinState::keys() const noexcept {
-  return impl_->in_table - impl_->empty_keys;
-}
+std::size_t ChangelogJoinState::keys() const noexcept { return impl_->keys.live(); }
 
 std::size_t ChangelogJoinState::rows(JoinSide side) const noexcept {
   return impl_->held[side == JoinSide::kLeft ? 0 : 1];

@@ -4,6 +4,8 @@
 #include <limits>
 #include <optional>
 
+#include "bolts/join/flat_key_table.h"
+
 namespace tempest::bolts {
 
 using topology::Tuple;
@@ -12,7 +14,6 @@ namespace {
 
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
 int64_t SaturatingAdd(int64_t a, int64_t b) noexcept {
   int64_t out;
@@ -74,8 +75,7 @@ struct Buffer {
   }
 };
 
-// A key's buffers; its values live apart (IntervalJoinState::Impl::key_values), since a probe
-// compares them only when the hashes are equal.
+// A key's buffers (its values live apart, in the FlatKeyTable).
 struct KeyState {
   uint64_t hash = 0;
   Buffer sides[2];
@@ -133,13 +133,22 @@ struct TimerQueue {
   }
 };
 
-bool KeyEquals(const topology::Values& stored, const KeyRef& key) noexcept {
-  if (stored.size() != key.size()) return false;
-  for (std::size_t i = 0; i < key.size(); ++i) {
-    if (!(stored[i] == *key[i])) return false;
+// A key's parts, copied.
+struct ValuesCodec {
+  using Stored = topology::Values;
+  static bool Equals(const Stored& stored, const KeyRef& key) noexcept {
+    if (stored.size() != key.size()) return false;
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      if (!(stored[i] == *key[i])) return false;
+    }
+    return true;
   }
-  return true;
-}
+  static void Assign(Stored& stored, const KeyRef& key) {
+    stored.clear();
+    for (const topology::Value* v : key) stored.push_back(*v);
+  }
+  static void Release(Stored& stored) noexcept { stored.clear(); }
+};
 
 }  // namespace
 
@@ -152,18 +161,8 @@ struct IntervalJoinState::Impl {
   uint64_t next_seq = 0;
   std::size_t held[2] = {0, 0};
 
-  // Keys: found through an open-addressing table of indices (linear probing). A key whose
-  // buffers empty stays in the table for a while — keys come back, and forgetting one at once
-  // costs a copy of its values and a rehash each time — until the empty ones outnumber both the
-  // others and kSweepAt; a sweep then rebuilds the table without them and recycles their states
-  // (their buffers keep their capacity).
-  static constexpr std::size_t kSweepAt = 1024;
-  std::vector<KeyState> keys;
-  std::vector<topology::Values> key_values;  // by key index
-  std::vector<uint32_t> free_keys;
-  std::vector<uint32_t> table = std::vector<uint32_t>(16, kNone);
-  std::size_t in_table = 0;    // keys in the table, empty or not
-  std::size_t empty_keys = 0;  // of those, the ones with nothing held
+  // Keys (FlatKeyTable): a key whose buffers empty is kept for a while, then swept.
+  FlatKeyTable<KeyState, ValuesCodec> keys;
 
   // Per side: the tuples (slots recycled) and the timers.
   // Slots are constructed and destroyed in place (a move-assign of a Tuple copies its inline
@@ -180,80 +179,6 @@ struct IntervalJoinState::Impl {
     return SaturatingAdd(ts, stay[side]);
   }
 
-  uint32_t Find(const KeyRef& key, uint64_t hash) const noexcept {
-    const std::size_t mask = table.size() - 1;
-    for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
-      const uint32_t k = table[s];
-      if (k == kNone) return kNone;
-      if (keys[k].hash == hash && KeyEquals(key_values[k], key)) return k;
-    }
-  }
-
-  void Place(uint32_t k) {
-    const std::size_t mask = table.size() - 1;
-    std::size_t s = keys[k].hash & mask;
-    while (table[s] != kNone) s = (s + 1) & mask;
-    table[s] = k;
-  }
-
-  uint32_t FindOrInsert(const KeyRef& key, uint64_t hash) {
-    uint32_t k = Find(key, hash);
-    if (k != kNone) {
-      if (keys[k].empty()) --empty_keys;
-      return k;
-    }
-    if (2 * (in_table + 1) > table.size()) Rebuild(table.size() * 2);
-    if (!free_keys.empty()) {
-      k = free_keys.back();
-      free_keys.pop_back();
-    } else {
-      k = static_cast<uint32_t>(keys.size());
-      keys.emplace_back();
-      key_values.emplace_back();
-    }
-    KeyState& ks = keys[k];
-    topology::Values& values = key_values[k];
-    values.clear();
-    for (const topology::Value* v : key) values.push_back(*v);
-    ks.hash = hash;
-    ks.in_table = true;
-    Place(k);
-    ++in_table;
-    return k;
-  }
-
-  // A key's last element left: keep it, and sweep once the empty keys are too many.
-  void Emptied() {
-    if (++empty_keys > kSweepAt && 2 * empty_keys > in_table) Rebuild(table.size());
-  }
-
-  // Rebuilds the table at `capacity` with the keys that hold something; empty ones are freed.
-  void Rebuild(std::size_t capacity) {
-    table.assign(capacity, kNone);
-    in_table = 0;
-    for (uint32_t i = 0; i < keys.size(); ++i) {
-      KeyState& ks = keys[i];
-      if (!ks.in_table) continue;
-      if (ks.empty()) {
-        ks.in_table = false;
-        key_values[i].clear();
-        free_keys.push_back(i);
-        continue;
-      }
-      Place(i);
-      ++in_table;
-    }
-    empty_keys = 0;
-    // Keep the load at most a half, and shrink a table that a burst of keys grew.
-    while (capacity > 16 && 8 * in_table < capacity) capacity /= 2;
-    if (capacity != table.size()) {
-      table.assign(capacity, kNone);
-      for (uint32_t i = 0; i < keys.size(); ++i) {
-        if (keys[i].in_table) Place(i);
-      }
-    }
-  }
-
   uint32_t Store(int side, Tuple&& t) {
     if (!free_slots[side].empty()) {
       const uint32_t slot = free_slots[side].back();
@@ -266,7 +191,7 @@ struct IntervalJoinState::Impl {
   }
 
   void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, Tuple&& t) {
-    const uint32_t k = FindOrInsert(key, hash);
+    const uint32_t k = keys.FindOrInsert(key, hash);
     Entry e;
     e.ts = ts;
     e.seq = next_seq++;
@@ -308,7 +233,7 @@ struct IntervalJoinState::Impl {
       sink.Left(JoinSide::kLeft, *tuple, ts, true);
       tuple.reset();
       free_slots[side].push_back(e.slot);
-      if (keys[k].empty()) Emptied();
+      if (keys[k].empty()) keys.Emptied();
       return;
     }
     keys[k].sides[side].Insert(e);
@@ -342,7 +267,7 @@ struct IntervalJoinState::Impl {
       sink.Left(side == 0 ? JoinSide::kLeft : JoinSide::kRight, *tuple, e.ts, e.matched);
       tuple.reset();
       free_slots[side].push_back(e.slot);
-      if (keys[k].empty()) Emptied();
+      if (keys[k].empty()) keys.Emptied();
     }
   }
 };
@@ -382,7 +307,7 @@ void IntervalJoinState::Advance(int64_t watermark) {
 
 void IntervalJoinState::Drain() {
   impl_->Release(kMax, true);
-  impl_->Rebuild(16);  // nothing is held: forget every key
+  impl_->keys.Rebuild(16);  // nothing is held: forget every key
 }
 
 bool IntervalJoinState::IsLate(int64_t ts) const noexcept { return ts < impl_->watermark; }
@@ -393,11 +318,11 @@ int64_t IntervalJoinState::CleanupTime(JoinSide side, int64_t ts) const noexcept
 std::size_t IntervalJoinState::size(JoinSide side) const noexcept {
   return impl_->held[static_cast<int>(side)];
 }
-std::size_t IntervalJoinState::keys() const noexcept { return impl_->in_table - impl_->empty_keys; }
+std::size_t IntervalJoinState::keys() const noexcept { return impl_->keys.live(); }
 
 std::vector<int64_t> IntervalJoinState::Timestamps(JoinSide side) const {
   std::vector<int64_t> out;
-  for (const KeyState& k : impl_->keys) {
+  for (const KeyState& k : impl_->keys.slots()) {
     for (const Entry& e : k.sides[static_cast<int>(side)]) out.push_back(e.ts);
   }
   std::sort(out.begin(), out.end());
