@@ -58,7 +58,9 @@ struct IntervalJoinOptions {
 // 0) on the right (Flink's timers; Flink's Watermark(t) promises nothing at or below t, so its
 // t is our t + 1). Elements leave in order of cleanup time, then arrival. Keys whose buffers are
 // both empty are forgotten in sweeps (once they outnumber the others and 1024), so the state is
-// bounded by the interval, not by the input.
+// bounded by the interval, not by the input. With IntervalJoinOptions the stays, the probe range,
+// a pair filter (IntervalJoinSink::Pairs) and left-once matching are the caller's (the symmetric
+// join's append mode); the rest is the same.
 // Single-threaded.
 class IntervalJoinState {
  public:
