@@ -8,7 +8,9 @@
 //             build one output row [a.id, b.id] per match, handed to a sink that only counts.
 //   tempest:  GeneratorSpout a, GeneratorSpout b -> JoinBolt (from a, inner join b, select
 //             "a:id, b:id", tumbling count window W) -> NullBolt; acking off, so both sides do the
-//             same work: the join and one row per match.
+//             same work: the join and one row per match. With --parallelism P the join runs as
+//             P tasks fields-grouped on the key, each with windows of W / P tuples (its share of
+//             the keys), so the rows joined in all are the same as with one task.
 //
 // Rates are input tuples per second (2N / elapsed). Each Tempest run is checked: every input
 // executed by the join, every row it emitted received by the sink, no errors. Its windows are
@@ -114,7 +116,7 @@ struct TempestResult {
   bool ok = false;
 };
 
-TempestResult RunTempest(uint64_t n, uint64_t window) {
+TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism) {
   topology::TopologyBuilder b("bench-join");
   b.Config().acker_executors = 0;
   tempest::spouts::GeneratorSpoutConfig gen;
@@ -125,8 +127,14 @@ TempestResult RunTempest(uint64_t n, uint64_t window) {
   bolts::JoinBoltBuilder join(bolts::JoinSelector::kSource, "a", "key");
   join.Join("b", "key", "a")
       .Select("a:id, b:id")
-      .WithTumblingWindow(bolts::WindowSpan::Count(static_cast<int64_t>(window)));
-  b.SetBolt("join", join.Build()).GlobalGrouping("a").GlobalGrouping("b");
+      .WithTumblingWindow(bolts::WindowSpan::Count(static_cast<int64_t>(window) / parallelism));
+  if (parallelism == 1) {
+    b.SetBolt("join", join.Build()).GlobalGrouping("a").GlobalGrouping("b");
+  } else {
+    b.SetBolt("join", join.Build(), parallelism)
+        .FieldsGrouping("a", topology::Fields{"key"})
+        .FieldsGrouping("b", topology::Fields{"key"});
+  }
   b.SetBolt("sink", [] { return std::make_unique<bolts::NullBolt>(); }).ShuffleGrouping("join");
   const auto start = Clock::now();
   const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
@@ -186,6 +194,9 @@ int main(int argc, char** argv) {
   app.add_option("--tuples", n, "Tuples per stream");
   app.add_option("--repeats", repeats, "Rounds");
   app.add_option("--windows", windows, "Tumbling count window lengths");
+  int parallelism = 1;
+  app.add_option("--parallelism", parallelism,
+                 "Join tasks (fields-grouped on the key); each holds windows of W / parallelism");
   CLI11_PARSE(app, argc, argv);
 
   MeasureWindowMemory(100'000);
@@ -202,7 +213,7 @@ int main(int argc, char** argv) {
       bare_rows = BareJoin(a, b, w);
       bare.push_back(2.0 * static_cast<double>(n) /
                      std::chrono::duration<double>(Clock::now() - start).count());
-      const TempestResult r = RunTempest(n, w);
+      const TempestResult r = RunTempest(n, w, parallelism);
       if (!r.ok) {
         fmt::print(stderr, "window {}: tempest run not verified\n", w);
         ok = false;

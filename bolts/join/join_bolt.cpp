@@ -116,40 +116,51 @@ void ValidateJoinInputs(
 
 namespace {
 
+// A window tuple with its input's plan, found once per window (reading the schema again later
+// would touch the tuple again: a cache miss per output row at large windows).
+struct Slot {
+  const Tuple* tuple = nullptr;
+  const InputPlan* plan = nullptr;
+};
+
 // One joined input's tuples of the current window, hashed on their key: an open-addressing
 // table of chain heads over the tuples in window order, rebuilt (capacity kept) per window.
+// Each entry keeps its hash and pointers to its key values, so a probe compares them without
+// looking the key up in the tuple again.
 struct KeyTable {
-  std::vector<const Tuple*> tuples;
-  std::vector<const InputPlan*> plans;
+  std::vector<Slot> entries;
   std::vector<uint64_t> hashes;
-  std::vector<bool> has_key;
-  std::vector<int32_t> next;  // the next tuple with the same key, -1
-  std::vector<int32_t> tail;  // for a chain head: its last tuple
+  std::vector<const Value*> keys;  // `parts` per entry
+  std::vector<int32_t> next;       // the next tuple with the same key, -1
+  std::vector<int32_t> tail;       // for a chain head: its last tuple
   std::vector<int32_t> slots;
-  std::vector<bool> matched;
+  std::vector<uint8_t> matched;
+  std::size_t parts = 1;
 
-  void Clear() {
-    tuples.clear();
-    plans.clear();
-  }
-  void Add(const Tuple* t, const InputPlan* plan) {
-    tuples.push_back(t);
-    plans.push_back(plan);
+  void Clear() { entries.clear(); }
+  void Add(const Tuple* t, const InputPlan* plan) { entries.push_back({t, plan}); }
+  bool Same(const KeyRef& k, int32_t entry) const {
+    const Value* const* other = &keys[static_cast<std::size_t>(entry) * parts];
+    for (std::size_t p = 0; p < parts; ++p) {
+      if (!(*k[p] == *other[p])) return false;
+    }
+    return true;
   }
   void Build(const std::vector<FieldSelector>& key) {
-    const std::size_t n = tuples.size();
-    hashes.assign(n, 0);
-    has_key.assign(n, false);
+    const std::size_t n = entries.size();
+    parts = key.size();
+    hashes.resize(n);
+    keys.resize(n * parts);
     next.assign(n, -1);
-    tail.assign(n, -1);
-    matched.assign(n, false);
+    tail.resize(n);
+    matched.assign(n, 0);
     std::size_t cap = 16;
     while (cap < 2 * n) cap *= 2;
     slots.assign(cap, -1);
-    KeyRef k, other;
+    KeyRef k;
     for (std::size_t i = 0; i < n; ++i) {
-      if (!ExtractKey(*tuples[i], plans[i]->key_index, key, k)) continue;
-      has_key[i] = true;
+      if (!ExtractKey(*entries[i].tuple, entries[i].plan->key_index, key, k)) continue;
+      std::copy(k.begin(), k.end(), keys.begin() + static_cast<std::ptrdiff_t>(i * parts));
       hashes[i] = HashKey(k);
       for (std::size_t s = hashes[i] & (cap - 1);; s = (s + 1) & (cap - 1)) {
         const int32_t head = slots[s];
@@ -158,9 +169,7 @@ struct KeyTable {
           tail[i] = static_cast<int32_t>(i);
           break;
         }
-        if (hashes[head] != hashes[i]) continue;
-        ExtractKey(*tuples[head], plans[head]->key_index, key, other);
-        if (!SameKey(k, other)) continue;
+        if (hashes[head] != hashes[i] || !Same(k, head)) continue;
         next[tail[head]] = static_cast<int32_t>(i);
         tail[head] = static_cast<int32_t>(i);
         break;
@@ -168,29 +177,38 @@ struct KeyTable {
     }
   }
   // The first tuple whose key equals `k` (hash h), or -1.
-  int32_t Find(const KeyRef& k, uint64_t h, const std::vector<FieldSelector>& key) const {
+  int32_t Find(const KeyRef& k, uint64_t h) const {
     const std::size_t cap = slots.size();
-    KeyRef other;
     for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
       const int32_t head = slots[s];
       if (head < 0) return -1;
-      if (hashes[head] != h) continue;
-      ExtractKey(*tuples[head], plans[head]->key_index, key, other);
-      if (SameKey(k, other)) return head;
+      if (hashes[head] == h && Same(k, head)) return head;
     }
   }
 };
+
+// Matches this far ahead in a key's chain are prefetched (see the last join's loop).
+constexpr std::size_t kPrefetchAhead = 4;
+
+// A Tuple spans several cache lines, and its first values may straddle two.
+inline void Prefetch(const Tuple* t) {
+  const char* p = reinterpret_cast<const char*>(t);
+  __builtin_prefetch(p);
+  __builtin_prefetch(p + 64);
+}
 
 }  // namespace
 
 struct JoinBolt::State {
   JoinPlan plan;
   topology::OutputCollector* out = nullptr;
-  std::vector<KeyTable> tables;  // by input position; [0] unused (the probe side)
-  std::vector<const Tuple*> records, next_records;  // flat, `width` per record
+  std::vector<KeyTable> tables;             // by input position; [0] unused (the probe side)
+  std::vector<Slot> records, next_records;  // flat, `width` per record
   std::vector<std::pair<const topology::StreamSchema*, const InputPlan*>> schemas;
   std::vector<std::string> reported;  // unknown inputs already reported
   std::vector<const Tuple*> anchors;
+  const std::string* output_stream = nullptr;
+  std::size_t last_records = 0;  // probe records of the previous window: the next reserves as many
 
   const InputPlan* PlanOf(const Tuple& t) {
     for (const auto& [schema, p] : schemas) {
@@ -199,6 +217,24 @@ struct JoinBolt::State {
     const InputPlan* p = plan.Find(t.GetSourceGlobalStreamId());
     schemas.emplace_back(t.schema(), p);
     return p;
+  }
+
+  // One output row: `select`ed from the record's tuples and anchored to exactly them.
+  void EmitRow(const Slot* record) {
+    topology::Values row;
+    row.reserve(plan.select.size());
+    for (std::size_t f = 0; f < plan.select.size(); ++f) {
+      const SelectPlan& sel = plan.select[f];
+      const Slot& slot = record[sel.input];
+      const Value* v = nullptr;
+      if (slot.tuple != nullptr) v = LookupPath(*slot.tuple, slot.plan->select_index[f], sel.path);
+      row.push_back(v != nullptr ? *v : Value());
+    }
+    anchors.clear();
+    for (std::size_t i = 0; i < plan.width; ++i) {
+      if (record[i].tuple != nullptr) anchors.push_back(record[i].tuple);
+    }
+    out->Emit(*output_stream, topology::Anchors(anchors.data(), anchors.size()), std::move(row));
   }
 };
 
@@ -222,6 +258,7 @@ void JoinBolt::Prepare(const topology::TopologyContext& context,
   state_ = std::make_unique<State>();
   state_->plan = PlanJoin(config_, inputs);
   state_->out = &collector;
+  state_->output_stream = &config_.output_stream;
   state_->tables.resize(state_->plan.width);
 }
 
@@ -231,6 +268,7 @@ void JoinBolt::Execute(const TupleWindow& window) {
   const std::size_t width = plan.width;
   for (KeyTable& t : s.tables) t.Clear();
   s.records.clear();
+  s.records.reserve(s.last_records);
 
   // Build: the first input's tuples become records, the others go into their tables.
   for (const Tuple* t : window.Get()) {
@@ -247,72 +285,73 @@ void JoinBolt::Execute(const TupleWindow& window) {
       continue;
     }
     if (p->position == 0) {
-      s.records.push_back(t);
-      s.records.resize(s.records.size() + width - 1, nullptr);
+      s.records.push_back({t, p});
+      s.records.resize(s.records.size() + width - 1);
     } else {
       s.tables[p->position].Add(t, p);
     }
   }
 
-  // Join in declaration order.
+  s.last_records = s.records.size();
+
+  // Join in declaration order. The last join emits its rows as it finds them instead of
+  // collecting them first (at large windows they would be most of the memory and time).
+  if (width == 1) {
+    for (const Slot& r : s.records) s.EmitRow(&r);
+    return;
+  }
   KeyRef key;
+  std::vector<Slot> row(width);
   for (std::size_t j = 1; j < width; ++j) {
     const ClausePlan& c = plan.clauses[j];
     KeyTable& table = s.tables[j];
     table.Build(plan.keys[j]);
+    const bool last = j + 1 == width;
     s.next_records.clear();
+    if (!last) s.next_records.reserve(s.records.size());
+    const auto out = [&](const Slot* record, const Slot* joined) {
+      if (last) {
+        std::copy(record, record + width, row.begin());
+        row[j] = joined != nullptr ? *joined : Slot{};
+        s.EmitRow(row.data());
+        return;
+      }
+      const std::size_t at = s.next_records.size();
+      s.next_records.insert(s.next_records.end(), record, record + width);
+      if (joined != nullptr) s.next_records[at + j] = *joined;
+    };
     const bool keep_unmatched = c.type == JoinType::kLeft || c.type == JoinType::kFull;
     for (std::size_t r = 0; r < s.records.size(); r += width) {
-      const Tuple* with = s.records[r + c.with];
-      bool has_key = false;
-      if (with != nullptr) {
-        has_key = ExtractKey(*with, s.PlanOf(*with)->key_index, plan.keys[c.with], key);
-      }
+      const Slot* record = &s.records[r];
+      const Slot& with = record[c.with];
+      const bool has_key = with.tuple != nullptr &&
+                           ExtractKey(*with.tuple, with.plan->key_index, plan.keys[c.with], key);
       if (!has_key && !config_.keep_null_probe_keys) continue;  // Storm: dropped
-      int32_t m = has_key ? table.Find(key, HashKey(key), plan.keys[j]) : -1;
+      int32_t m = has_key ? table.Find(key, HashKey(key)) : -1;
       if (m < 0) {
-        if (keep_unmatched) {
-          s.next_records.insert(s.next_records.end(), s.records.begin() + r,
-                                s.records.begin() + r + width);
-        }
+        if (keep_unmatched) out(record, nullptr);
         continue;
       }
+      // Each match's tuple is read (selected) when its row is emitted: fetch a few ahead, as
+      // the chain's tuples are scattered over the window.
+      int32_t ahead = m;
+      for (std::size_t k = 0; k < kPrefetchAhead && ahead >= 0; ++k) ahead = table.next[ahead];
       for (; m >= 0; m = table.next[m]) {
-        table.matched[m] = true;
-        const std::size_t at = s.next_records.size();
-        s.next_records.insert(s.next_records.end(), s.records.begin() + r,
-                              s.records.begin() + r + width);
-        s.next_records[at + j] = table.tuples[m];
+        if (ahead >= 0) {
+          Prefetch(table.entries[ahead].tuple);
+          ahead = table.next[ahead];
+        }
+        table.matched[m] = 1;
+        out(record, &table.entries[m]);
       }
     }
     if (c.type == JoinType::kRight || c.type == JoinType::kFull) {
-      for (std::size_t i = 0; i < table.tuples.size(); ++i) {
-        if (table.matched[i]) continue;
-        const std::size_t at = s.next_records.size();
-        s.next_records.resize(at + width, nullptr);
-        s.next_records[at + j] = table.tuples[i];
+      std::vector<Slot> none(width);
+      for (std::size_t i = 0; i < table.entries.size(); ++i) {
+        if (table.matched[i] == 0) out(none.data(), &table.entries[i]);
       }
     }
-    std::swap(s.records, s.next_records);
-  }
-
-  // Project and emit, each row anchored to the tuples it joins.
-  for (std::size_t r = 0; r < s.records.size(); r += width) {
-    topology::Values row;
-    row.reserve(plan.select.size());
-    for (std::size_t f = 0; f < plan.select.size(); ++f) {
-      const SelectPlan& sel = plan.select[f];
-      const Tuple* t = s.records[r + sel.input];
-      const Value* v = nullptr;
-      if (t != nullptr) v = LookupPath(*t, s.PlanOf(*t)->select_index[f], sel.path);
-      row.push_back(v != nullptr ? *v : Value());
-    }
-    s.anchors.clear();
-    for (std::size_t i = 0; i < width; ++i) {
-      if (s.records[r + i] != nullptr) s.anchors.push_back(s.records[r + i]);
-    }
-    s.out->Emit(config_.output_stream, topology::Anchors(s.anchors.data(), s.anchors.size()),
-                std::move(row));
+    if (!last) std::swap(s.records, s.next_records);
   }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
 #include <algorithm>
+#include <boost/container/deque.hpp>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -81,8 +81,11 @@ class WindowManager {
 
   // Adds an event with its timestamp (processing time: the arrival time). A count trigger may
   // fire inside.
-  void Add(T value, int64_t ts) {
-    queue_.push_back(Event{std::move(value), ts, 0});
+  // `value` is moved or copied straight into the window's storage (a Tuple's inline values make
+  // every extra move cost).
+  template <typename U>
+  void Add(U&& value, int64_t ts) {
+    queue_.emplace_back(std::forward<U>(value), ts, uint64_t{0});
     last_ts_ = ts;
     if (max_ts_ == kNoTime || ts > max_ts_) max_ts_ = ts;
     if (policy_.eviction == EvictionKind::kCount) ++count_;
@@ -382,7 +385,12 @@ class WindowManager {
   ActivationHandler on_activation_;
   ExpiryHandler on_expiry_;
 
-  std::deque<Event> queue_;                            // arrival order
+  // Arrival order. std::deque's 512-byte blocks hold a single Tuple event: one allocation per
+  // event, scattered over the heap; blocks of many events keep a window contiguous.
+  using Queue =
+      boost::container::deque<Event, void,
+                              boost::container::deque_options_t<boost::container::block_size<64>>>;
+  Queue queue_;
   std::vector<T> expired_;                             // expired since the last trigger
   std::vector<const T*> window_, new_, expired_ptrs_;  // views of the current activation
   uint64_t trigger_no_ = 0;

@@ -76,7 +76,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
     }
     if (!config_.event_time()) {
       // Count windows never look at arrival times: the clock is read only when one fires.
-      manager_->Add(Keep(input, owned), count_only_ ? 0 : manager_->ArrivalTime(clock_()));
+      Keep(input, owned, count_only_ ? 0 : manager_->ArrivalTime(clock_()));
       return;
     }
     const Source& source = SourceOf(input);
@@ -87,7 +87,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
       Late(input);
       return;
     }
-    manager_->Add(Keep(input, owned), *ts);
+    Keep(input, owned, *ts);
     if (config_.watermark_interval_ms == 0) {
       AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
     }
@@ -158,8 +158,13 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
  private:
   using Manager = WindowManager<Tuple>;
 
-  static Tuple Keep(const Tuple& input, Tuple* owned) {
-    return owned != nullptr ? std::move(*owned) : Tuple(input);
+  // Into the window: moved when the runtime handed it over, else copied.
+  void Keep(const Tuple& input, Tuple* owned, int64_t ts) {
+    if (owned != nullptr) {
+      manager_->Add(std::move(*owned), ts);
+    } else {
+      manager_->Add(input, ts);
+    }
   }
 
   // What is known of one input schema: its stream's position and its timestamp field.
