@@ -17,14 +17,12 @@
 //   hop       the topology's one hop: a spout stamps each tuple with CLOCK_MONOTONIC (the same
 //             clock in every process), the bolt in the other worker records arrival - stamp
 #include <fmt/format.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <msgpack.hpp>
 #include <string>
@@ -32,9 +30,8 @@
 #include <vector>
 #include <zmq.hpp>
 
+#include "bench/process_bench.h"
 #include "bolts/identity_bolt.h"
-#include "runtime/process_cluster.h"
-#include "runtime/worker.h"
 #include "spouts/generator_spout.h"
 #include "topology/bolt.h"
 #include "topology/spout.h"
@@ -44,12 +41,9 @@
 namespace {
 
 using namespace tempest;
-using Clock = std::chrono::steady_clock;
-
-int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
-      .count();
-}
+using bench::Clock;
+using bench::kPayload;
+using bench::NowNs;
 
 // ---------------------------------------------------------------------------------------------
 // Bare baselines: two processes, PUSH/PULL over ipc://.
@@ -69,13 +63,6 @@ struct Setup {
   const topology::StreamSchema* schema = nullptr;
 };
 
-struct StringSink {
-  std::string* out;
-  void write(const char* d, std::size_t n) { out->append(d, n); }
-};
-
-const std::string kPayload(16, 'x');
-
 [[gnu::noinline]] void benchmark_sink(int64_t, int64_t, const std::string&) {}
 
 void BuildMessage(const std::string& mode, const Setup& s, uint64_t first, uint64_t n,
@@ -92,18 +79,9 @@ void BuildMessage(const std::string& mode, const Setup& s, uint64_t first, uint6
       std::memcpy(out.data() + i * sizeof(Raw), &r, sizeof(Raw));
     }
   } else if (mode == "msgpack") {
-    StringSink sink{&out};
-    msgpack::packer<StringSink> pk(sink);
-    pk.pack_array(static_cast<uint32_t>(n));
-    for (uint64_t i = 0; i < n; ++i) {
-      const auto id = static_cast<int64_t>(first + i);
-      pk.pack_array(4);
-      pk.pack_int64(id);
-      pk.pack_int64(id % 1000);
-      pk.pack_int64(id);
-      pk.pack_str(16);
-      pk.pack_str_body(kPayload.data(), 16);
-    }
+    bench::StringSink sink{&out};
+    msgpack::packer<bench::StringSink> pk(sink);
+    bench::PackGeneratorRows(pk, first, n);
   } else {
     std::vector<topology::Tuple> tuples;
     tuples.reserve(n);
@@ -154,78 +132,40 @@ uint64_t ReadMessage(const std::string& mode, const Setup& s, const zmq::message
   return frame.tuples.size();
 }
 
-void Sender(const std::string& mode, const Setup& s) {
-  zmq::context_t ctx(1);
-  zmq::socket_t push(ctx, zmq::socket_type::push);
-  push.set(zmq::sockopt::linger, -1);
-  push.connect(s.data_endpoint);
-  zmq::socket_t ack(ctx, zmq::socket_type::pull);
-  ack.bind(s.ack_endpoint);
-  std::string buf;
-  for (uint64_t first = 0; first < s.tuples; first += s.batch) {
-    BuildMessage(mode, s, first, std::min(s.batch, s.tuples - first), buf);
-    push.send(zmq::buffer(buf), zmq::send_flags::none);
-  }
-  push.send(zmq::message_t(), zmq::send_flags::none);  // empty: done
-  zmq::message_t confirmed;  // libzmq can lose a dying process's last messages: wait
-  (void)ack.recv(confirmed, zmq::recv_flags::none);
-}
-
 struct Result {
   double seconds = 0;
   uint64_t tuples = 0;
   bool ok = false;
 };
 
-std::string Endpoint(const char* what) {
-  return fmt::format("ipc:///tmp/tempest-cross-process-{}-{}", ::getpid(), what);
-}
+std::string Endpoint(const char* what) { return bench::IpcEndpoint("cross-process", what); }
 
 Result RunBare(const std::string& mode, Setup& s) {
   s.data_endpoint = Endpoint("data");
   s.ack_endpoint = Endpoint("ack");
-  const pid_t child = ::fork();
-  if (child == 0) {
-    Sender(mode, s);
-    ::_exit(0);
-  }
+  const pid_t child = bench::ForkChild([&] {
+    bench::PushBatches(s.data_endpoint, s.ack_endpoint, s.tuples, s.batch,
+                       [&](uint64_t first, uint64_t n, std::string& out) {
+                         BuildMessage(mode, s, first, n, out);
+                       });
+  });
   Result r;
-  {
-    zmq::context_t ctx(1);
-    zmq::socket_t pull(ctx, zmq::socket_type::pull);
-    pull.bind(s.data_endpoint);
-    zmq::socket_t ack(ctx, zmq::socket_type::push);
-    ack.connect(s.ack_endpoint);
-    uint64_t id_sum = 0;
-    transport::Frame frame;
-    Clock::time_point start;
-    bool started = false;
-    for (;;) {
-      zmq::message_t msg;
-      (void)pull.recv(msg, zmq::recv_flags::none);
-      if (!started) {
-        start = Clock::now();
-        started = true;
-      }
-      if (msg.size() == 0) break;
-      r.tuples += ReadMessage(mode, s, msg, id_sum, frame);
-    }
-    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    ack.send(zmq::str_buffer("ok"), zmq::send_flags::none);
-    const uint64_t n = s.tuples;
-    r.ok = r.tuples == n && id_sum == n * (n - 1) / 2;
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  r.ok = r.ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  uint64_t id_sum = 0;
+  transport::Frame frame;
+  const bench::PullTimes t = bench::PullUntilDone(
+      s.data_endpoint, {s.ack_endpoint},
+      [&](const zmq::message_t& msg) { r.tuples += ReadMessage(mode, s, msg, id_sum, frame); });
+  r.seconds = std::chrono::duration<double>(t.last - t.first).count();
+  const uint64_t n = s.tuples;
+  r.ok = r.tuples == n && id_sum == n * (n - 1) / 2;
+  r.ok = bench::ReapedOk(child) && r.ok;
   return r;
 }
 
 // Bare ZeroMQ round trips of a 40-byte message, one every 1/rate s; returns the RTTs in ns.
 std::vector<int64_t> RunRtt(uint64_t count, uint64_t rate) {
   const std::string there = Endpoint("ping"), back = Endpoint("pong");
-  const pid_t child = ::fork();
-  if (child == 0) {
+  const pid_t child = bench::ForkChild([&] {
     zmq::context_t ctx(1);
     zmq::socket_t in(ctx, zmq::socket_type::pull), out(ctx, zmq::socket_type::push);
     in.bind(there);
@@ -239,8 +179,7 @@ std::vector<int64_t> RunRtt(uint64_t count, uint64_t rate) {
     // messages): the other side says so.
     zmq::message_t bye;
     (void)in.recv(bye, zmq::recv_flags::none);
-    ::_exit(0);
-  }
+  });
   zmq::context_t ctx(1);
   zmq::socket_t out(ctx, zmq::socket_type::push), in(ctx, zmq::socket_type::pull);
   in.bind(back);
@@ -260,41 +199,12 @@ std::vector<int64_t> RunRtt(uint64_t count, uint64_t rate) {
     if (i > 0) rtts.push_back(NowNs() - sent);
   }
   out.send(zmq::str_buffer("bye"), zmq::send_flags::none);
-  int status = 0;
-  ::waitpid(child, &status, 0);
+  (void)bench::ReapedOk(child);
   return rtts;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The topologies: this program is also their worker (--tempest-worker ...).
-
-// Counts what arrives and times first to last (written to `out` at cleanup:
-// "count id_sum first_ns last_ns", or the sorted latencies for the latency shape).
-class TimedSink final : public topology::Bolt {
- public:
-  TimedSink(std::string out, bool latency) : out_(std::move(out)), latency_(latency) {}
-  void Prepare(const topology::TopologyContext&, topology::OutputCollector&) override {}
-  void Execute(const topology::Tuple& t) override {
-    const int64_t now = NowNs();
-    if (count_++ == 0) first_ = now;
-    last_ = now;
-    id_sum_ += static_cast<uint64_t>(t.GetInt(0));
-    if (latency_) latencies_.push_back(now - t.GetInt(1));
-  }
-  void Cleanup() override {
-    std::ofstream f(out_);
-    f << count_ << ' ' << id_sum_ << ' ' << first_ << ' ' << last_ << '\n';
-    for (int64_t l : latencies_) f << l << '\n';
-  }
-  void DeclareOutputFields(topology::OutputFieldsDeclarer&) const override {}
-
- private:
-  std::string out_;
-  bool latency_;
-  uint64_t count_ = 0, id_sum_ = 0;
-  int64_t first_ = 0, last_ = 0;
-  std::vector<int64_t> latencies_;
-};
 
 // [id, sent_ns, payload16] at a fixed rate, paced on the monotonic clock.
 class StampSpout final : public topology::Spout {
@@ -352,34 +262,20 @@ std::shared_ptr<const topology::TopologySpec> BuildTopology(const TopologyArgs& 
     sink_input = "id";
   }
   b.SetBolt("bolt", [a, latency] {
-     return std::make_unique<TimedSink>(a.out, latency);
+     return std::make_unique<bench::TimedSink>(a.out, latency);
    }).ShuffleGrouping(sink_input);
   return b.Build();
 }
 
 // Runs the topology on 2 workers; returns the numbers in the sink's file.
 std::vector<int64_t> RunTopology(const TopologyArgs& a) {
-  runtime::ProcessRunOptions o;
-  o.workers = 2;
-  char self[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  o.worker_command = {std::string(self, n > 0 ? static_cast<std::size_t>(n) : 0),
-                      "--topology-shape",
-                      a.shape,
-                      "--tuples",
-                      std::to_string(a.tuples),
-                      "--rate",
-                      std::to_string(a.rate),
-                      "--out",
-                      a.out,
-                      "--tempest-worker"};
-  runtime::ProcessCluster cluster(BuildTopology(a), o);
-  const runtime::RunSummary summary = cluster.Run();
+  const runtime::RunSummary summary =
+      bench::RunOnWorkers(BuildTopology(a), 2,
+                          {"--topology-shape", a.shape, "--tuples", std::to_string(a.tuples),
+                           "--rate", std::to_string(a.rate), "--out", a.out})
+          .summary;
   if (!summary.completed) throw std::runtime_error("the topology run failed: " + summary.error);
-  std::ifstream f(a.out);
-  std::vector<int64_t> values;
-  for (int64_t v; f >> v;) values.push_back(v);
-  return values;
+  return bench::ReadNumbers(a.out);
 }
 
 Result RunTopologyThroughput(const std::string& shape, uint64_t tuples, const std::string& out) {
@@ -408,19 +304,12 @@ double Median(std::vector<double> v) {
 int main(int argc, char** argv) {
   // As a worker of the topology shapes: [--topology-shape S --tuples N --rate R --out F]
   // --tempest-worker <the supervisor's worker flags>.
-  for (int i = 1; i < argc; ++i) {
-    if (std::string_view(argv[i]) != "--tempest-worker") continue;
-    TopologyArgs a;
-    for (int k = 1; k + 1 < i; k += 2) {
-      const std::string_view flag = argv[k];
-      if (flag == "--topology-shape") a.shape = argv[k + 1];
-      if (flag == "--tuples") a.tuples = std::stoull(argv[k + 1]);
-      if (flag == "--rate") a.rate = std::stoull(argv[k + 1]);
-      if (flag == "--out") a.out = argv[k + 1];
-    }
-    return runtime::RunWorker(BuildTopology(a),
-                              runtime::ParseWorkerFlags({argv + i + 1, argv + argc}));
-  }
+  const std::optional<int> worker =
+      bench::RunAsWorker(argc, argv, [](const std::map<std::string, std::string>& flags) {
+        return BuildTopology({flags.at("--topology-shape"), std::stoull(flags.at("--tuples")),
+                              std::stoull(flags.at("--rate")), flags.at("--out")});
+      });
+  if (worker) return *worker;
 
   CLI::App app{"Across two processes: Tempest against bare ZeroMQ baselines in the same run."};
   Setup s;

@@ -82,6 +82,7 @@ class JoinBolt final : public WindowedBolt {
   void Prepare(const topology::TopologyContext& context,
                topology::OutputCollector& collector) override;
   void Execute(const TupleWindow& window) override;
+  bool ReadsExpired() const override { return false; }
   void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override;
 
  private:

@@ -26,6 +26,9 @@ struct WindowPolicy {
   EvictionKind eviction = EvictionKind::kCount;
   int64_t length = 1;     // tuples or milliseconds
   bool tumbling = false;  // at Flush, the last window holds only tuples no window has held yet
+  // Expired events are kept until the next activation lists them; false: each is released as it
+  // leaves and never listed (a window's storage then holds one window, not two).
+  bool keep_expired = true;
 
   static WindowPolicy From(const WindowConfig& config) {
     WindowPolicy p;
@@ -300,6 +303,10 @@ class WindowManager {
   }
 
   void Expire(Event& e) {
+    if (!policy_.keep_expired) {
+      on_expiry_(e.value);  // the caller drops the event from the queue
+      return;
+    }
     expired_.push_back(std::move(e.value));
     on_expiry_(expired_.back());
   }

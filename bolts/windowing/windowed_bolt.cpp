@@ -55,8 +55,10 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
                        now_);
       next_watermark_ = now_ + config_.watermark_interval_ms;
     }
+    WindowPolicy policy = policy_;
+    policy.keep_expired = bolt_->ReadsExpired();
     manager_.emplace(
-        policy_, [this](const Manager::Activation& a) { Activate(a); },
+        policy, [this](const Manager::Activation& a) { Activate(a); },
         [this](Tuple& t) { Release(t); });
     // The schedule starts a millisecond early, so that the first window (start, start + slide]
     // holds what arrives within Prepare's own millisecond.

@@ -26,7 +26,8 @@ class TupleWindow {
   Tuples Get() const noexcept { return events_; }
   // Those not in the previous activation.
   Tuples GetNew() const noexcept { return new_; }
-  // Those that left the window since the previous activation (already acked).
+  // Those that left the window since the previous activation (already acked); empty when the
+  // bolt's ReadsExpired() is false.
   Tuples GetExpired() const noexcept { return expired_; }
   // Window start in milliseconds (end - length) for duration windows; none for count windows.
   std::optional<int64_t> StartTimestamp() const noexcept { return start_; }
@@ -55,6 +56,10 @@ class WindowedBolt {
     (void)collector;
   }
   virtual void Execute(const TupleWindow& window) = 0;
+  // Whether Execute reads window.GetExpired(). If not, a tuple is released (acked) and freed as
+  // it leaves the window instead of being held until the next activation lists it: the window
+  // then holds one window of tuples instead of up to two.
+  virtual bool ReadsExpired() const { return true; }
   // After the last windows fired at the end of the input (emits here are unanchored).
   virtual void OnEndOfStream() {}
   virtual void Cleanup() {}

@@ -101,6 +101,20 @@ TEST(WindowManagerTest, CountBasedWindow) {
   EXPECT_EQ(f.l.last(f.l.expireds), Seq(2, 3));
 }
 
+TEST(WindowManagerTest, WithoutKeepExpiredEventsLeaveAtOnceAndAreNotListed) {
+  WindowPolicy p = Policy(TriggerKind::kCount, 2, EvictionKind::kCount, 5);
+  p.keep_expired = false;
+  Fixture f(p);
+  for (int i = 1; i <= 8; ++i) f.wm.Add(i, kNow);
+  ASSERT_EQ(f.l.activations.size(), 4u);
+  EXPECT_EQ(f.l.activations[2], Seq(2, 6));
+  EXPECT_EQ(f.l.activations[3], Seq(4, 8));
+  EXPECT_EQ(f.l.news[3], Seq(7, 8));
+  for (const Ints& e : f.l.expireds) EXPECT_TRUE(e.empty());
+  EXPECT_EQ(f.l.expired_flat, Seq(1, 3));  // each expiry still reported once, in order
+  EXPECT_EQ(f.wm.size(), 5u);
+}
+
 TEST(WindowManagerTest, ExpireThresholdCompactsTheWindow) {
   const int threshold = WindowManager<int>::kExpireEventsThreshold;
   Fixture f(Policy(TriggerKind::kTime, kHour, EvictionKind::kCount, 5));

@@ -30,6 +30,7 @@ class RecordingBolt final : public WindowedBolt {
   std::vector<Seen>* seen;
   bool throw_next = false;
   bool fail_first = false;
+  bool reads_expired = true;
 
   explicit RecordingBolt(std::vector<Seen>* s) : seen(s) {}
   void Prepare(const topology::TopologyContext&, topology::OutputCollector& out) override {
@@ -48,6 +49,7 @@ class RecordingBolt final : public WindowedBolt {
     out_->Emit(Values{static_cast<int64_t>(w.Get().size())});
     if (throw_next) throw std::runtime_error("boom");
   }
+  bool ReadsExpired() const override { return reads_expired; }
   void DeclareOutputFields(topology::OutputFieldsDeclarer& d) const override { d.Declare({"n"}); }
 
  private:
@@ -150,6 +152,28 @@ TEST(WindowedBoltTest, ACountSlidingWindowAnchorsEmitsToTheWindowAndAcksOnExpiry
   EXPECT_EQ(h.seen[3].news, (Ids{7}));
   EXPECT_EQ(h.Acked(), (Ids{1, 2, 3, 4, 5, 6, 7}));
   EXPECT_TRUE(h.out.failed.empty());
+}
+
+TEST(WindowedBoltTest, ABoltThatDoesNotReadExpiredGetsTheSameWindowsAndAcksWithoutTheList) {
+  Harness h(WindowConfig::Sliding(WindowSpan::Count(3), WindowSpan::Count(2)));
+  h.recording->reads_expired = false;
+  h.recording->fail_first = true;
+  h.Prepare();
+  for (int64_t id = 1; id <= 6; ++id) h.Send(id);
+  ASSERT_EQ(h.seen.size(), 3u);
+  EXPECT_EQ(h.seen[1].events, (Ids{2, 3, 4}));
+  EXPECT_EQ(h.seen[1].news, (Ids{3, 4}));
+  EXPECT_TRUE(h.seen[1].expired.empty());  // 1 left, but is not listed
+  EXPECT_EQ(h.seen[2].events, (Ids{4, 5, 6}));
+  EXPECT_TRUE(h.seen[2].expired.empty());
+  // Each window's first tuple was failed (1, 2, 4): they fail as they leave, the others are
+  // acked, as when the list is kept.
+  EXPECT_EQ(h.Acked(), (Ids{3}));
+  h.bolt->OnEndOfStream();
+  EXPECT_EQ(h.Acked(), (Ids{3, 5, 6}));
+  std::vector<int64_t> failed;
+  for (const Tuple& t : h.out.failed) failed.push_back(t.GetInt(0));
+  EXPECT_EQ(failed, (Ids{1, 2, 4}));
 }
 
 TEST(WindowedBoltTest, AProcessingTimeTumblingWindowFiresOnTicks) {
