@@ -312,6 +312,48 @@ TEST(JoinBoltTest, FullJoinIsTheLeftRowsThenTheUnmatchedJoinedTuples) {
                                        {kNull, kNull, 14}}));
 }
 
+// A third input joined to orders, so probing with orders' own key (userId, as in Storm): the
+// middle join's rows are collected, the last join's emitted as they are found, and each keeps
+// its type's rules.
+JoinHarness UsersOrdersPayments() {
+  JoinHarness h({{"users", kUserFields},
+                 {"orders", kOrderFields},
+                 {"payments", {"payId", "userId", "amount"}}});
+  h.Add("users", {{1, "roshan", "san jose"}, {2, "harsha", "santa clara"}, {3, "siva", "dublin"}});
+  h.Add("orders", {{11, 2, 21, 7}, {12, 4, 22, 3}, {13, 2, 23, 4}, {14, Value(), 24, 1}});
+  h.Add("payments", {{"p1", 2, 7}, {"p2", 4, 3}, {"p3", 99, 5}});
+  return h;
+}
+
+TEST(JoinBoltTest, AFullJoinThenARightJoinKeepTheirRulesAtEachStep) {
+  JoinHarness h = UsersOrdersPayments();
+  const auto rows = h.Run(Config(JoinBoltBuilder(JoinSelector::kStream, "users", "userId")
+                                     .FullJoin("orders", "userId", "users")
+                                     .RightJoin("payments", "userId", "orders")
+                                     .Select("name, orders:orderId, payId")));
+  // users full-joined to orders: roshan/-, harsha/11, harsha/13, siva/-, -/12, -/14; then
+  // right-joined to payments on the order's userId: records without an order, or with a null
+  // userId (14), have a null probe key and are dropped, and the unmatched payment p3 is padded.
+  EXPECT_EQ(
+      rows,
+      (std::vector<Values>{
+          {"harsha", 11, "p1"}, {"harsha", 13, "p1"}, {kNull, 12, "p2"}, {kNull, kNull, "p3"}}));
+  ASSERT_EQ(h.out.emitted.size(), 4u);
+  EXPECT_EQ(h.out.emitted[0].anchors.size(), 3u);  // harsha, order 11, p1
+  EXPECT_EQ(h.out.emitted[2].anchors.size(), 2u);  // order 12, p2
+  EXPECT_EQ(h.out.emitted[3].anchors.size(), 1u);  // p3
+}
+
+TEST(JoinBoltTest, ARightJoinThenAnInnerJoinProbeWithTheRightSidesKey) {
+  JoinHarness h = UsersOrdersPayments();
+  const auto rows = h.Run(Config(JoinBoltBuilder(JoinSelector::kStream, "users", "userId")
+                                     .RightJoin("orders", "userId", "users")
+                                     .Join("payments", "userId", "orders")
+                                     .Select("name, orders:orderId, payId, amount")));
+  EXPECT_EQ(rows, (std::vector<Values>{
+                      {"harsha", 11, "p1", 7}, {"harsha", 13, "p1", 7}, {kNull, 12, "p2", 3}}));
+}
+
 TEST(JoinBoltTest, MultiFieldKeysMatchOnEveryPart) {
   JoinHarness h({{"a", Fields{"x", "y", "v"}}, {"b", Fields{"p", "q", "w"}}});
   h.Add("a", {{1, "k", "a1"}, {1, "j", "a2"}, {2, "k", "a3"}});
