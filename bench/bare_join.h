@@ -29,39 +29,47 @@ class WindowHashJoin {
     next_.assign(n, -1);
     tail_.assign(n, -1);
     hashes_.assign(n, 0);
+    // Locals, not members, in the loops: the row copies are calls the compiler cannot see
+    // through, and would otherwise reload the tables and store the checksum around each one.
+    int32_t* const slots = slots_.data();
+    int32_t* const next = next_.data();
+    int32_t* const tail = tail_.data();
+    uint64_t* const hashes = hashes_.data();
     for (std::size_t i = 0; i < n; ++i) {
       const topology::Value& k = build[i].values[1];
-      hashes_[i] = topology::StableHash(k, 0);
-      for (std::size_t s = hashes_[i] & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        const int32_t head = slots_[s];
+      hashes[i] = topology::StableHash(k, 0);
+      for (std::size_t s = hashes[i] & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        const int32_t head = slots[s];
         if (head < 0) {
-          slots_[s] = static_cast<int32_t>(i);
-          tail_[i] = static_cast<int32_t>(i);
+          slots[s] = static_cast<int32_t>(i);
+          tail[i] = static_cast<int32_t>(i);
           break;
         }
-        if (hashes_[head] == hashes_[i] && build[head].values[1] == k) {
-          next_[tail_[head]] = static_cast<int32_t>(i);
-          tail_[head] = static_cast<int32_t>(i);
+        if (hashes[head] == hashes[i] && build[head].values[1] == k) {
+          next[tail[head]] = static_cast<int32_t>(i);
+          tail[head] = static_cast<int32_t>(i);
           break;
         }
       }
     }
     uint64_t produced = 0;
+    int64_t checksum = 0;
     for (const Row& p : probe) {
       const topology::Value& k = p.values[1];
       const uint64_t h = topology::StableHash(k, 0);
       for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        const int32_t head = slots_[s];
+        const int32_t head = slots[s];
         if (head < 0) break;
-        if (hashes_[head] != h || !(build[head].values[1] == k)) continue;
-        for (int32_t m = head; m >= 0; m = next_[m]) {
+        if (hashes[head] != h || !(build[head].values[1] == k)) continue;
+        for (int32_t m = head; m >= 0; m = next[m]) {
           topology::Values out{p.values[0], build[m].values[0]};
-          checksum_ += out[0].AsInt() ^ out[1].AsInt();
+          checksum += out[0].AsInt() ^ out[1].AsInt();
           ++produced;
         }
         break;
       }
     }
+    checksum_ += checksum;
     return produced;
   }
 

@@ -244,6 +244,7 @@ struct TopologyArgs {
 
 std::shared_ptr<const topology::TopologySpec> BuildTopology(const TopologyArgs& a) {
   topology::TopologyBuilder b("cross-process");
+  b.Config().acker_executors = 0;  // acking off: the sinks do not ack
   const bool latency = a.shape == "latency";
   if (latency) {
     b.SetSpout("spout", [a] { return std::make_unique<StampSpout>(a.tuples, a.rate); });
@@ -261,8 +262,10 @@ std::shared_ptr<const topology::TopologySpec> BuildTopology(const TopologyArgs& 
      }).ShuffleGrouping("spout");
     sink_input = "id";
   }
-  b.SetBolt("bolt", [a, latency] {
-     return std::make_unique<bench::TimedSink>(a.out, latency);
+  const auto timing =
+      latency ? bench::TimedSink::Timing::kLatency : bench::TimedSink::Timing::kEachTuple;
+  b.SetBolt("bolt", [a, timing] {
+     return std::make_unique<bench::TimedSink>(a.out, timing);
    }).ShuffleGrouping(sink_input);
   return b.Build();
 }

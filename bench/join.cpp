@@ -23,9 +23,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "bench/bare_join.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/join/join_bolt.h"
 #include "bolts/null_bolt.h"
@@ -33,7 +35,6 @@
 #include "runtime/local_cluster.h"
 #include "spouts/generator_spout.h"
 #include "topology/topology_builder.h"
-#include "topology/value_hash.h"
 
 namespace {
 
@@ -58,56 +59,17 @@ std::vector<Row> MakeRows(uint64_t n) {
   return rows;
 }
 
-// The bare join: returns the output rows produced.
+// The bare join (bench/bare_join.h), windows of W/2 rows of each stream: returns the output rows
+// produced.
 uint64_t BareJoin(const std::vector<Row>& a, const std::vector<Row>& b, uint64_t window) {
   const uint64_t half = window / 2;
-  std::vector<int32_t> slots, next, tail;
-  std::vector<uint64_t> hashes;
+  tempest::bench::WindowHashJoin<Row> join;
   uint64_t produced = 0;
-  int64_t checksum = 0;
   for (uint64_t start = 0; start < a.size(); start += half) {
-    const uint64_t end = std::min<uint64_t>(start + half, a.size());
-    const uint64_t n = end - start;
-    std::size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    slots.assign(cap, -1);
-    next.assign(n, -1);
-    tail.assign(n, -1);
-    hashes.assign(n, 0);
-    for (uint64_t i = 0; i < n; ++i) {
-      const topology::Value& k = b[start + i].values[1];
-      hashes[i] = topology::StableHash(k, 0);
-      for (std::size_t s = hashes[i] & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        const int32_t head = slots[s];
-        if (head < 0) {
-          slots[s] = static_cast<int32_t>(i);
-          tail[i] = static_cast<int32_t>(i);
-          break;
-        }
-        if (hashes[head] == hashes[i] && b[start + head].values[1] == k) {
-          next[tail[head]] = static_cast<int32_t>(i);
-          tail[head] = static_cast<int32_t>(i);
-          break;
-        }
-      }
-    }
-    for (uint64_t i = start; i < end; ++i) {
-      const topology::Value& k = a[i].values[1];
-      const uint64_t h = topology::StableHash(k, 0);
-      for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        const int32_t head = slots[s];
-        if (head < 0) break;
-        if (hashes[head] != h || !(b[start + head].values[1] == k)) continue;
-        for (int32_t m = head; m >= 0; m = next[m]) {
-          topology::Values out{a[i].values[0], b[start + m].values[0]};
-          checksum += out[0].AsInt() ^ out[1].AsInt();
-          ++produced;
-        }
-        break;
-      }
-    }
+    const uint64_t n = std::min<uint64_t>(half, a.size() - start);
+    produced += join.Join(std::span(a).subspan(start, n), std::span(b).subspan(start, n));
   }
-  if (checksum == -1) fmt::print("");  // keep the rows observable
+  if (join.checksum() == -1) fmt::print("");  // keep the rows observable
   return produced;
 }
 

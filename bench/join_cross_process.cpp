@@ -6,9 +6,10 @@
 //   baseline  bare msgpack-c + ZeroMQ, three processes: two producers (one per stream, forked)
 //             each pack their N rows as msgpack [id, key, ts, str] arrays, --batch (100) rows per
 //             message tagged with the stream, and PUSH them over ipc:// to one consumer (this
-//             process). It unpacks every row into Values, cuts windows of W rows by arrival order
-//             and joins each with bench/bare_join.h (the b rows hashed, probed with the a rows,
-//             one Values{a.id, b.id} built per match and counted: join.cpp's bare join); a last
+//             process); they start together (a hello/go exchange on the sockets). The consumer
+//             unpacks every row into Values, cuts windows of W rows by arrival order and joins
+//             each with bench/bare_join.h (the b rows hashed, probed with the a rows, one
+//             Values{a.id, b.id} built per match and counted: join.cpp's bare join); a last
 //             partial window is joined at the end, as JoinBolt fires one at end of input. Timed
 //             at the consumer, from the first message in to the last window joined.
 //   tempest   join.cpp's topology on a ProcessCluster of 2 worker processes of this program:
@@ -18,7 +19,8 @@
 //             id is chosen for that placement, and it is checked), so every input crosses as a
 //             msgpack frame over ZeroMQ. Acking off. Timed from when the supervisor has told every
 //             worker to start (spawning, connecting and preparing the workers excluded) to the
-//             last row the sink received (CLOCK_MONOTONIC, the same in every process).
+//             sink's end of stream, right behind the last row (CLOCK_MONOTONIC, the same in every
+//             process; the sink reads no clock per row, as the baseline's consumer does not).
 //
 // Rates are input rows per second, 2N / time; each round runs the baseline, then Tempest; medians
 // of --repeats rounds per window. Checks: the baseline's consumer got N rows of each stream with
@@ -168,7 +170,7 @@ std::shared_ptr<const topology::TopologySpec> BuildTopology(uint64_t n, uint64_t
       .WithTumblingWindow(bolts::WindowSpan::Count(static_cast<int64_t>(window)));
   b.SetBolt(kJoin, join.Build()).GlobalGrouping("a").GlobalGrouping("b");
   b.SetBolt("sink", [out] {
-     return std::make_unique<bench::TimedSink>(out, false);
+     return std::make_unique<bench::TimedSink>(out, bench::TimedSink::Timing::kEndOfStream);
    }).ShuffleGrouping(kJoin);
   return b.Build();
 }
