@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bench/bare_join.h"
+#include "bench/join_topology.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/join/join_bolt.h"
 #include "bolts/null_bolt.h"
@@ -82,15 +83,9 @@ struct TempestResult {
 TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism) {
   topology::TopologyBuilder b("bench-join");
   b.Config().acker_executors = 0;
-  tempest::spouts::GeneratorSpoutConfig gen;
-  gen.count = n;
-  gen.keys = kKeys;
-  b.SetSpout("a", [gen] { return std::make_unique<tempest::spouts::GeneratorSpout>(gen); });
-  b.SetSpout("b", [gen] { return std::make_unique<tempest::spouts::GeneratorSpout>(gen); });
-  bolts::JoinBoltBuilder join(bolts::JoinSelector::kSource, "a", "key");
-  join.Join("b", "key", "a")
-      .Select("a:id, b:id")
-      .WithTumblingWindow(bolts::WindowSpan::Count(static_cast<int64_t>(window) / parallelism));
+  tempest::bench::AddJoinSpouts(b, n, kKeys);
+  const bolts::JoinBoltBuilder join =
+      tempest::bench::JoinBToA(window / static_cast<uint64_t>(parallelism));
   if (parallelism == 1) {
     b.SetBolt("join", join.Build()).GlobalGrouping("a").GlobalGrouping("b");
   } else {
@@ -116,11 +111,7 @@ TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism) {
 double RunCeiling(uint64_t n) {
   topology::TopologyBuilder b("bench-join-ceiling");
   b.Config().acker_executors = 0;
-  tempest::spouts::GeneratorSpoutConfig gen;
-  gen.count = n;
-  gen.keys = kKeys;
-  b.SetSpout("a", [gen] { return std::make_unique<tempest::spouts::GeneratorSpout>(gen); });
-  b.SetSpout("b", [gen] { return std::make_unique<tempest::spouts::GeneratorSpout>(gen); });
+  tempest::bench::AddJoinSpouts(b, n, kKeys);
   b.SetBolt("identity",
             [] {
               return std::make_unique<bolts::IdentityBolt>(

@@ -48,6 +48,7 @@
 #include <zmq.hpp>
 
 #include "bench/bare_join.h"
+#include "bench/join_topology.h"
 #include "bench/process_bench.h"
 #include "bolts/join/join_bolt.h"
 #include "runtime/worker_plan.h"
@@ -159,16 +160,8 @@ std::shared_ptr<const topology::TopologySpec> BuildTopology(uint64_t n, uint64_t
                                                             const std::string& out) {
   topology::TopologyBuilder b("bench-join-cross-process");
   b.Config().acker_executors = 0;
-  tempest::spouts::GeneratorSpoutConfig gen;
-  gen.count = n;
-  gen.keys = kKeys;
-  b.SetSpout("a", [gen] { return std::make_unique<tempest::spouts::GeneratorSpout>(gen); });
-  b.SetSpout("b", [gen] { return std::make_unique<tempest::spouts::GeneratorSpout>(gen); });
-  bolts::JoinBoltBuilder join(bolts::JoinSelector::kSource, "a", "key");
-  join.Join("b", "key", "a")
-      .Select("a:id, b:id")
-      .WithTumblingWindow(bolts::WindowSpan::Count(static_cast<int64_t>(window)));
-  b.SetBolt(kJoin, join.Build()).GlobalGrouping("a").GlobalGrouping("b");
+  bench::AddJoinSpouts(b, n, kKeys);
+  b.SetBolt(kJoin, bench::JoinBToA(window).Build()).GlobalGrouping("a").GlobalGrouping("b");
   b.SetBolt("sink", [out] {
      return std::make_unique<bench::TimedSink>(out, bench::TimedSink::Timing::kEndOfStream);
    }).ShuffleGrouping(kJoin);
