@@ -13,11 +13,21 @@ class BasicOutputCollector {
  public:
   explicit BasicOutputCollector(OutputCollector& out) noexcept : out_(out) {}
 
-  void Emit(Values values) { Send(kDefaultStream, -1, std::move(values)); }
-  void Emit(std::string_view stream, Values values) { Send(stream, -1, std::move(values)); }
-  void EmitDirect(int task, Values values) { Send(kDefaultStream, task, std::move(values)); }
-  void EmitDirect(int task, std::string_view stream, Values values) {
-    Send(stream, task, std::move(values));
+  template <ValuesArg V = Values>
+  void Emit(V&& values) {
+    Send(kDefaultStream, -1, PassValues(std::forward<V>(values)));
+  }
+  template <ValuesArg V = Values>
+  void Emit(std::string_view stream, V&& values) {
+    Send(stream, -1, PassValues(std::forward<V>(values)));
+  }
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, V&& values) {
+    Send(kDefaultStream, task, PassValues(std::forward<V>(values)));
+  }
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, std::string_view stream, V&& values) {
+    Send(stream, task, PassValues(std::forward<V>(values)));
   }
   void ResetTimeout() { out_.ResetTimeout(*input_); }
   void ReportError(std::string_view message) { out_.ReportError(message); }

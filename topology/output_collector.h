@@ -1,9 +1,11 @@
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -14,6 +16,14 @@
 namespace tempest::topology {
 
 using Anchors = std::span<const Tuple* const>;
+
+// The values of an emit are taken by forwarding reference: an rvalue (the usual `Emit({...})`
+// or `Emit(std::move(row))`) reaches the runtime without being moved again on the way, an lvalue
+// is copied once.
+template <class V>
+concept ValuesArg = std::same_as<std::remove_cvref_t<V>, Values>;
+inline Values&& PassValues(Values&& v) noexcept { return std::move(v); }
+inline Values PassValues(const Values& v) { return v; }
 
 // What a bolt emits through (Storm's OutputCollector). Emits name a declared stream (default:
 // "default") and may be anchored to input tuples so that failures propagate to the spout.
@@ -26,37 +36,55 @@ class OutputCollector {
   virtual ~OutputCollector() = default;
   friend class BasicOutputCollector;
 
-  void Emit(Values values) { DoEmit(kDefaultStream, -1, {}, std::move(values)); }
-  void Emit(std::string_view stream, Values values) { DoEmit(stream, -1, {}, std::move(values)); }
-  void Emit(const Tuple& anchor, Values values) {
+  template <ValuesArg V = Values>
+  void Emit(V&& values) {
+    DoEmit(kDefaultStream, -1, {}, PassValues(std::forward<V>(values)));
+  }
+  template <ValuesArg V = Values>
+  void Emit(std::string_view stream, V&& values) {
+    DoEmit(stream, -1, {}, PassValues(std::forward<V>(values)));
+  }
+  template <ValuesArg V = Values>
+  void Emit(const Tuple& anchor, V&& values) {
     const Tuple* a = &anchor;
-    DoEmit(kDefaultStream, -1, Anchors(&a, 1), std::move(values));
+    DoEmit(kDefaultStream, -1, Anchors(&a, 1), PassValues(std::forward<V>(values)));
   }
-  void Emit(std::string_view stream, const Tuple& anchor, Values values) {
+  template <ValuesArg V = Values>
+  void Emit(std::string_view stream, const Tuple& anchor, V&& values) {
     const Tuple* a = &anchor;
-    DoEmit(stream, -1, Anchors(&a, 1), std::move(values));
+    DoEmit(stream, -1, Anchors(&a, 1), PassValues(std::forward<V>(values)));
   }
-  void Emit(std::string_view stream, Anchors anchors, Values values) {
-    DoEmit(stream, -1, anchors, std::move(values));
+  template <ValuesArg V = Values>
+  void Emit(std::string_view stream, Anchors anchors, V&& values) {
+    DoEmit(stream, -1, anchors, PassValues(std::forward<V>(values)));
   }
-  void Emit(std::string_view stream, std::initializer_list<const Tuple*> anchors, Values values) {
-    DoEmit(stream, -1, Anchors(anchors.begin(), anchors.size()), std::move(values));
+  template <ValuesArg V = Values>
+  void Emit(std::string_view stream, std::initializer_list<const Tuple*> anchors, V&& values) {
+    DoEmit(stream, -1, Anchors(anchors.begin(), anchors.size()),
+           PassValues(std::forward<V>(values)));
   }
 
-  void EmitDirect(int task, Values values) { DoEmit(kDefaultStream, task, {}, std::move(values)); }
-  void EmitDirect(int task, std::string_view stream, Values values) {
-    DoEmit(stream, task, {}, std::move(values));
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, V&& values) {
+    DoEmit(kDefaultStream, task, {}, PassValues(std::forward<V>(values)));
   }
-  void EmitDirect(int task, const Tuple& anchor, Values values) {
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, std::string_view stream, V&& values) {
+    DoEmit(stream, task, {}, PassValues(std::forward<V>(values)));
+  }
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, const Tuple& anchor, V&& values) {
     const Tuple* a = &anchor;
-    DoEmit(kDefaultStream, task, Anchors(&a, 1), std::move(values));
+    DoEmit(kDefaultStream, task, Anchors(&a, 1), PassValues(std::forward<V>(values)));
   }
-  void EmitDirect(int task, std::string_view stream, const Tuple& anchor, Values values) {
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, std::string_view stream, const Tuple& anchor, V&& values) {
     const Tuple* a = &anchor;
-    DoEmit(stream, task, Anchors(&a, 1), std::move(values));
+    DoEmit(stream, task, Anchors(&a, 1), PassValues(std::forward<V>(values)));
   }
-  void EmitDirect(int task, std::string_view stream, Anchors anchors, Values values) {
-    DoEmit(stream, task, anchors, std::move(values));
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, std::string_view stream, Anchors anchors, V&& values) {
+    DoEmit(stream, task, anchors, PassValues(std::forward<V>(values)));
   }
 
   // Marks the input fully processed by this bolt / failed (the spout replays it).
@@ -81,6 +109,12 @@ class OutputCollector {
   // direct_task < 0: route by the stream's groupings.
   virtual void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
                       Values&& values) = 0;
+  // For collectors that wrap another (windowed bolts): hands the values on without moving them
+  // again.
+  static void Forward(OutputCollector& to, std::string_view stream, int direct_task,
+                      Anchors anchors, Values&& values) {
+    to.DoEmit(stream, direct_task, anchors, std::move(values));
+  }
 };
 
 // What a spout emits through (Storm's SpoutOutputCollector). A non-null message id makes the

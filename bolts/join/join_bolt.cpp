@@ -121,24 +121,34 @@ namespace {
 struct Slot {
   const Tuple* tuple = nullptr;
   const InputPlan* plan = nullptr;
+  uint32_t index = 0;  // the tuple's place among its input's tuples of the window
 };
 
 // One joined input's tuples of the current window, hashed on their key: an open-addressing
-// table of chain heads over the tuples in window order, rebuilt (capacity kept) per window.
-// Each entry keeps its hash and pointers to its key values, so a probe compares them without
-// looking the key up in the tuple again.
+// table over the tuples' keys, rebuilt (capacity kept) per window. Build then lays the tuples
+// out grouped by key, in window order within a key, and their picked values (the select items
+// they supply) likewise: a probe's matches are one contiguous run, read sequentially, where a
+// chain through the window would cost a cache miss per output row. Each entry keeps its hash and
+// pointers to its key values, so a probe compares them without looking into the tuple again.
 struct KeyTable {
-  std::vector<Slot> entries;
-  std::vector<uint64_t> hashes;
+  std::vector<Slot> entries;       // window order until Build, then grouped by key
+  std::vector<uint64_t> hashes;    // by window order, like the rest
   std::vector<const Value*> keys;  // `parts` per entry
-  std::vector<int32_t> next;       // the next tuple with the same key, -1
-  std::vector<int32_t> tail;       // for a chain head: its last tuple
+  std::vector<int32_t> head;     // the first tuple with the same key (itself if first, or keyless)
+  std::vector<uint32_t> start;   // for a head: where its key's run begins
+  std::vector<uint32_t> length;  // for a head: its run's length
+  std::vector<uint32_t> cursor;
+  std::vector<uint32_t> position;  // where each tuple went
   std::vector<int32_t> slots;
-  std::vector<uint8_t> matched;
+  std::vector<uint8_t> matched;  // by position
+  std::vector<Slot> arrival;
+  std::vector<Value> scratch;
   std::size_t parts = 1;
 
   void Clear() { entries.clear(); }
-  void Add(const Tuple* t, const InputPlan* plan) { entries.push_back({t, plan}); }
+  void Add(const Tuple* t, const InputPlan* plan) {
+    entries.push_back({t, plan, static_cast<uint32_t>(entries.size())});
+  }
   bool Same(const KeyRef& k, int32_t entry) const {
     const Value* const* other = &keys[static_cast<std::size_t>(entry) * parts];
     for (std::size_t p = 0; p < parts; ++p) {
@@ -146,56 +156,76 @@ struct KeyTable {
     }
     return true;
   }
-  void Build(const std::vector<FieldSelector>& key) {
+  // `picked` holds `columns` values per tuple in window order; it is regrouped with them.
+  void Build(const std::vector<FieldSelector>& key, std::vector<Value>& picked,
+             std::size_t columns) {
     const std::size_t n = entries.size();
     parts = key.size();
     hashes.resize(n);
     keys.resize(n * parts);
-    next.assign(n, -1);
-    tail.resize(n);
-    matched.assign(n, 0);
+    head.resize(n);
+    length.assign(n, 0);
     std::size_t cap = 16;
     while (cap < 2 * n) cap *= 2;
     slots.assign(cap, -1);
     KeyRef k;
     for (std::size_t i = 0; i < n; ++i) {
-      if (!ExtractKey(*entries[i].tuple, entries[i].plan->key_index, key, k)) continue;
+      const auto self = static_cast<int32_t>(i);
+      head[i] = self;
+      if (!ExtractKey(*entries[i].tuple, entries[i].plan->key_index, key, k)) {
+        length[i] = 1;  // a run of its own, never found
+        continue;
+      }
       std::copy(k.begin(), k.end(), keys.begin() + static_cast<std::ptrdiff_t>(i * parts));
       hashes[i] = HashKey(k);
       for (std::size_t s = hashes[i] & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        const int32_t head = slots[s];
-        if (head < 0) {
-          slots[s] = static_cast<int32_t>(i);
-          tail[i] = static_cast<int32_t>(i);
+        const int32_t h = slots[s];
+        if (h < 0) {
+          slots[s] = self;
           break;
         }
-        if (hashes[head] != hashes[i] || !Same(k, head)) continue;
-        next[tail[head]] = static_cast<int32_t>(i);
-        tail[head] = static_cast<int32_t>(i);
+        if (hashes[h] != hashes[i] || !Same(k, h)) continue;
+        head[i] = h;
         break;
       }
+      ++length[head[i]];
     }
+    start.resize(n);
+    cursor.resize(n);
+    uint32_t at = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (head[i] != static_cast<int32_t>(i)) continue;
+      start[i] = cursor[i] = at;
+      at += length[i];
+    }
+    position.resize(n);
+    arrival.swap(entries);
+    entries.resize(n);
+    scratch.resize(n * columns);
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint32_t p = cursor[static_cast<std::size_t>(head[i])]++;
+      position[i] = p;
+      entries[p] = arrival[i];
+      entries[p].index = p;
+      for (std::size_t c = 0; c < columns; ++c) {
+        scratch[p * columns + c] = std::move(picked[i * columns + c]);
+      }
+    }
+    picked.swap(scratch);
+    scratch.clear();
+    arrival.clear();
+    matched.assign(n, 0);
   }
-  // The first tuple whose key equals `k` (hash h), or -1.
+  // The first tuple (in window order) whose key equals `k` (hash h), or -1.
   int32_t Find(const KeyRef& k, uint64_t h) const {
     const std::size_t cap = slots.size();
     for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
-      const int32_t head = slots[s];
-      if (head < 0) return -1;
-      if (hashes[head] == h && Same(k, head)) return head;
+      const int32_t first = slots[s];
+      if (first < 0) return -1;
+      if (hashes[first] == h && Same(k, first)) return first;
     }
   }
 };
-
-// Matches this far ahead in a key's chain are prefetched (see the last join's loop).
-constexpr std::size_t kPrefetchAhead = 4;
-
-// A Tuple spans several cache lines, and its first values may straddle two.
-inline void Prefetch(const Tuple* t) {
-  const char* p = reinterpret_cast<const char*>(t);
-  __builtin_prefetch(p);
-  __builtin_prefetch(p + 64);
-}
 
 }  // namespace
 
@@ -207,6 +237,11 @@ struct JoinBolt::State {
   std::vector<std::pair<const topology::StreamSchema*, const InputPlan*>> schemas;
   std::vector<std::string> reported;  // unknown inputs already reported
   std::vector<const Tuple*> anchors;
+  // The selected values, copied out of the tuples once per window: rows read them from a few
+  // dense arrays instead of from tuples scattered over the window (a cache miss per row).
+  std::vector<std::vector<std::size_t>> picks;  // by position: the select items it supplies
+  std::vector<std::size_t> pick_column;         // by select item: its place in its input's picks
+  std::vector<std::vector<Value>> picked;       // by position: picks.size() per tuple, by index
   const std::string* output_stream = nullptr;
   std::size_t last_records = 0;  // probe records of the previous window: the next reserves as many
 
@@ -219,16 +254,39 @@ struct JoinBolt::State {
     return p;
   }
 
+  void PlanPicks() {
+    picks.assign(plan.width, {});
+    pick_column.clear();
+    for (std::size_t f = 0; f < plan.select.size(); ++f) {
+      std::vector<std::size_t>& of = picks[plan.select[f].input];
+      pick_column.push_back(of.size());
+      of.push_back(f);
+    }
+    picked.assign(plan.width, {});
+  }
+  // Copies the values `t` supplies to the select list (null where it lacks a field).
+  void Pick(const Tuple& t, const InputPlan& p) {
+    std::vector<Value>& to = picked[p.position];
+    for (std::size_t f : picks[p.position]) {
+      const Value* v = LookupPath(t, p.select_index[f], plan.select[f].path);
+      to.push_back(v != nullptr ? *v : Value());
+    }
+  }
+  const Value* PickedOf(const Slot& slot) const {
+    return picked[slot.plan->position].data() + slot.index * picks[slot.plan->position].size();
+  }
+
   // One output row: `select`ed from the record's tuples and anchored to exactly them.
   void EmitRow(const Slot* record) {
     topology::Values row;
     row.reserve(plan.select.size());
     for (std::size_t f = 0; f < plan.select.size(); ++f) {
-      const SelectPlan& sel = plan.select[f];
-      const Slot& slot = record[sel.input];
-      const Value* v = nullptr;
-      if (slot.tuple != nullptr) v = LookupPath(*slot.tuple, slot.plan->select_index[f], sel.path);
-      row.push_back(v != nullptr ? *v : Value());
+      const Slot& slot = record[plan.select[f].input];
+      if (slot.tuple != nullptr) {
+        row.push_back(PickedOf(slot)[pick_column[f]]);
+      } else {
+        row.emplace_back();
+      }
     }
     anchors.clear();
     for (std::size_t i = 0; i < plan.width; ++i) {
@@ -260,6 +318,7 @@ void JoinBolt::Prepare(const topology::TopologyContext& context,
   state_->out = &collector;
   state_->output_stream = &config_.output_stream;
   state_->tables.resize(state_->plan.width);
+  state_->PlanPicks();
 }
 
 void JoinBolt::Execute(const TupleWindow& window) {
@@ -267,6 +326,7 @@ void JoinBolt::Execute(const TupleWindow& window) {
   const JoinPlan& plan = s.plan;
   const std::size_t width = plan.width;
   for (KeyTable& t : s.tables) t.Clear();
+  for (std::vector<Value>& p : s.picked) p.clear();
   s.records.clear();
   s.records.reserve(s.last_records);
 
@@ -285,11 +345,12 @@ void JoinBolt::Execute(const TupleWindow& window) {
       continue;
     }
     if (p->position == 0) {
-      s.records.push_back({t, p});
+      s.records.push_back({t, p, static_cast<uint32_t>(s.records.size() / width)});
       s.records.resize(s.records.size() + width - 1);
     } else {
       s.tables[p->position].Add(t, p);
     }
+    s.Pick(*t, *p);
   }
 
   s.last_records = s.records.size();
@@ -298,6 +359,7 @@ void JoinBolt::Execute(const TupleWindow& window) {
   // collecting them first (at large windows they would be most of the memory and time).
   if (width == 1) {
     for (const Slot& r : s.records) s.EmitRow(&r);
+    for (std::vector<Value>& p : s.picked) p.clear();
     return;
   }
   KeyRef key;
@@ -305,7 +367,7 @@ void JoinBolt::Execute(const TupleWindow& window) {
   for (std::size_t j = 1; j < width; ++j) {
     const ClausePlan& c = plan.clauses[j];
     KeyTable& table = s.tables[j];
-    table.Build(plan.keys[j]);
+    table.Build(plan.keys[j], s.picked[j], s.picks[j].size());
     const bool last = j + 1 == width;
     s.next_records.clear();
     if (!last) s.next_records.reserve(s.records.size());
@@ -332,27 +394,24 @@ void JoinBolt::Execute(const TupleWindow& window) {
         if (keep_unmatched) out(record, nullptr);
         continue;
       }
-      // Each match's tuple is read (selected) when its row is emitted: fetch a few ahead, as
-      // the chain's tuples are scattered over the window.
-      int32_t ahead = m;
-      for (std::size_t k = 0; k < kPrefetchAhead && ahead >= 0; ++k) ahead = table.next[ahead];
-      for (; m >= 0; m = table.next[m]) {
-        if (ahead >= 0) {
-          Prefetch(table.entries[ahead].tuple);
-          ahead = table.next[ahead];
-        }
-        table.matched[m] = 1;
-        out(record, &table.entries[m]);
+      const uint32_t begin = table.start[static_cast<std::size_t>(m)];
+      const uint32_t end = begin + table.length[static_cast<std::size_t>(m)];
+      for (uint32_t p = begin; p < end; ++p) {
+        table.matched[p] = 1;
+        out(record, &table.entries[p]);
       }
     }
     if (c.type == JoinType::kRight || c.type == JoinType::kFull) {
       std::vector<Slot> none(width);
+      // Padded in window order.
       for (std::size_t i = 0; i < table.entries.size(); ++i) {
-        if (table.matched[i] == 0) out(none.data(), &table.entries[i]);
+        const uint32_t p = table.position[i];
+        if (table.matched[p] == 0) out(none.data(), &table.entries[p]);
       }
     }
     if (!last) std::swap(s.records, s.next_records);
   }
+  for (std::vector<Value>& p : s.picked) p.clear();  // the copies of this window's strings
 }
 
 void JoinBolt::DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const {

@@ -297,12 +297,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   // The collector the windowed bolt sees.
   void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
               topology::Values&& values) override {
-    const Anchors use = anchors.empty() ? window_ : anchors;
-    if (direct_task < 0) {
-      out_->Emit(stream, use, std::move(values));
-    } else {
-      out_->EmitDirect(direct_task, stream, use, std::move(values));
-    }
+    Forward(*out_, stream, direct_task, anchors.empty() ? window_ : anchors, std::move(values));
   }
   void Ack(const Tuple&) override {}  // the window acks
   void Fail(const Tuple& input) override { MarkFailed(input); }

@@ -67,5 +67,26 @@ TEST(BasicBoltTest, OtherExceptionsReachTheExecutorWithoutAnAck) {
   EXPECT_TRUE(out.log.empty());
 }
 
+// Emit takes its values by forwarding reference: a braced list or an rvalue is handed on, an
+// lvalue (const or not) is copied and left as it was.
+TEST(OutputCollectorTest, EmitCopiesAnLvalueAndHandsOnAnRvalue) {
+  FakeBoltCollector out;
+  const StreamSchema schema;
+  const Tuple in(&schema, 1, {"a"});
+  Values mine{"x", 1};
+  const Values fixed{"y", 2};
+  out.Emit(mine);
+  out.Emit("side", in, fixed);
+  out.Emit("side", {&in}, {"z", 3});
+  out.Emit(Values(mine));
+  EXPECT_EQ(mine, (Values{"x", 1}));
+  ASSERT_EQ(out.emitted.size(), 4u);
+  EXPECT_EQ(out.emitted[0].values, (Values{"x", 1}));
+  EXPECT_EQ(out.emitted[1].values, (Values{"y", 2}));
+  EXPECT_EQ(out.emitted[1].anchors, (std::vector<const Tuple*>{&in}));
+  EXPECT_EQ(out.emitted[2].values, (Values{"z", 3}));
+  EXPECT_EQ(out.emitted[3].values, (Values{"x", 1}));
+}
+
 }  // namespace
 }  // namespace tempest::topology
