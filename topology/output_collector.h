@@ -124,24 +124,33 @@ class SpoutOutputCollector {
  public:
   virtual ~SpoutOutputCollector() = default;
 
-  void Emit(Values values) { DoEmit(kDefaultStream, -1, std::move(values), Value()); }
-  void Emit(Values values, Value message_id) {
-    DoEmit(kDefaultStream, -1, std::move(values), std::move(message_id));
+  template <ValuesArg V = Values>
+  void Emit(V&& values) {
+    DoEmit(kDefaultStream, -1, PassValues(std::forward<V>(values)), Value());
   }
-  void Emit(std::string_view stream, Values values) {
-    DoEmit(stream, -1, std::move(values), Value());
+  template <ValuesArg V = Values>
+  void Emit(V&& values, Value message_id) {
+    DoEmit(kDefaultStream, -1, PassValues(std::forward<V>(values)), std::move(message_id));
   }
-  void Emit(std::string_view stream, Values values, Value message_id) {
-    DoEmit(stream, -1, std::move(values), std::move(message_id));
+  template <ValuesArg V = Values>
+  void Emit(std::string_view stream, V&& values) {
+    DoEmit(stream, -1, PassValues(std::forward<V>(values)), Value());
   }
-  void EmitDirect(int task, Values values) {
-    DoEmit(kDefaultStream, task, std::move(values), Value());
+  template <ValuesArg V = Values>
+  void Emit(std::string_view stream, V&& values, Value message_id) {
+    DoEmit(stream, -1, PassValues(std::forward<V>(values)), std::move(message_id));
   }
-  void EmitDirect(int task, Values values, Value message_id) {
-    DoEmit(kDefaultStream, task, std::move(values), std::move(message_id));
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, V&& values) {
+    DoEmit(kDefaultStream, task, PassValues(std::forward<V>(values)), Value());
   }
-  void EmitDirect(int task, std::string_view stream, Values values, Value message_id = Value()) {
-    DoEmit(stream, task, std::move(values), std::move(message_id));
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, V&& values, Value message_id) {
+    DoEmit(kDefaultStream, task, PassValues(std::forward<V>(values)), std::move(message_id));
+  }
+  template <ValuesArg V = Values>
+  void EmitDirect(int task, std::string_view stream, V&& values, Value message_id = Value()) {
+    DoEmit(stream, task, PassValues(std::forward<V>(values)), std::move(message_id));
   }
 
   virtual void ReportError(std::string_view message) = 0;
