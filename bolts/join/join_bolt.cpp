@@ -141,8 +141,7 @@ struct KeyTable {
   std::vector<uint32_t> position;  // where each tuple went
   std::vector<int32_t> slots;
   std::vector<uint8_t> matched;  // by position
-  std::vector<Slot> arrival;
-  std::vector<Value> scratch;
+  std::vector<Value> carry_picks;
   std::size_t parts = 1;
 
   void Clear() { entries.clear(); }
@@ -199,21 +198,29 @@ struct KeyTable {
       at += length[i];
     }
     position.resize(n);
-    arrival.swap(entries);
-    entries.resize(n);
-    scratch.resize(n * columns);
     for (std::size_t i = 0; i < n; ++i) {
-      const uint32_t p = cursor[static_cast<std::size_t>(head[i])]++;
-      position[i] = p;
-      entries[p] = arrival[i];
-      entries[p].index = p;
-      for (std::size_t c = 0; c < columns; ++c) {
-        scratch[p * columns + c] = std::move(picked[i * columns + c]);
+      position[i] = cursor[static_cast<std::size_t>(head[i])]++;
+      entries[i].index = position[i];
+    }
+    // Moves each tuple and its picks to its position in place, one permutation cycle at a time
+    // (no second copy of the window's arrays). `matched` marks what has been placed.
+    matched.assign(n, 0);
+    carry_picks.resize(columns);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (matched[i] != 0) continue;
+      Slot carry = entries[i];
+      for (std::size_t c = 0; c < columns; ++c) carry_picks[c] = std::move(picked[i * columns + c]);
+      for (std::size_t j = i;;) {
+        matched[j] = 1;
+        const std::size_t p = position[j];
+        std::swap(carry, entries[p]);
+        for (std::size_t c = 0; c < columns; ++c)
+          std::swap(carry_picks[c], picked[p * columns + c]);
+        if (p == i) break;
+        j = p;
       }
     }
-    picked.swap(scratch);
-    scratch.clear();
-    arrival.clear();
+    carry_picks.clear();
     matched.assign(n, 0);
   }
   // The first tuple (in window order) whose key equals `k` (hash h), or -1.
@@ -258,9 +265,10 @@ struct JoinBolt::State {
     picks.assign(plan.width, {});
     pick_column.clear();
     for (std::size_t f = 0; f < plan.select.size(); ++f) {
+      // The first input's tuples are read in window order, as they are held: no copies.
       std::vector<std::size_t>& of = picks[plan.select[f].input];
       pick_column.push_back(of.size());
-      of.push_back(f);
+      if (plan.select[f].input != 0) of.push_back(f);
     }
     picked.assign(plan.width, {});
   }
@@ -281,9 +289,14 @@ struct JoinBolt::State {
     topology::Values row;
     row.reserve(plan.select.size());
     for (std::size_t f = 0; f < plan.select.size(); ++f) {
-      const Slot& slot = record[plan.select[f].input];
-      if (slot.tuple != nullptr) {
+      const SelectPlan& sel = plan.select[f];
+      const Slot& slot = record[sel.input];
+      if (slot.tuple == nullptr) {
+        row.emplace_back();
+      } else if (sel.input != 0) {
         row.push_back(PickedOf(slot)[pick_column[f]]);
+      } else if (const Value* v = LookupPath(*slot.tuple, slot.plan->select_index[f], sel.path)) {
+        row.push_back(*v);
       } else {
         row.emplace_back();
       }
