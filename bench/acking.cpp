@@ -46,6 +46,7 @@
 #include <vector>
 #include <zmq.hpp>
 
+#include "bench/median.h"
 #include "bolts/identity_bolt.h"
 #include "runtime/latency_histogram.h"
 #include "runtime/local_cluster.h"
@@ -57,6 +58,8 @@
 #include "topology/topology_builder.h"
 
 namespace {
+
+using tempest::bench::Median;
 
 using namespace tempest;
 using Clock = std::chrono::steady_clock;
@@ -384,12 +387,6 @@ runtime::LatencyCounts Bucketed(const std::vector<int64_t>& ns) {
   runtime::LatencyCounts c;
   for (int64_t x : ns) ++c.counts[runtime::LatencyBuckets::Of(static_cast<uint64_t>(x / 1000))];
   return c;
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
 }
 
 // The complete-latency runs: name, shape, on two workers.

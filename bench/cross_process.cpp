@@ -30,6 +30,7 @@
 #include <vector>
 #include <zmq.hpp>
 
+#include "bench/median.h"
 #include "bench/process_bench.h"
 #include "bolts/identity_bolt.h"
 #include "spouts/generator_spout.h"
@@ -39,6 +40,8 @@
 #include "transport/frame.h"
 
 namespace {
+
+using tempest::bench::Median;
 
 using namespace tempest;
 using bench::Clock;
@@ -295,11 +298,6 @@ double Percentile(std::vector<int64_t> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return static_cast<double>(v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))]);
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
 }
 
 }  // namespace

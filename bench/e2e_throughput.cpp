@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/median.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/null_bolt.h"
 #include "runtime/local_cluster.h"
@@ -34,6 +35,8 @@
 #include "topology/topology_builder.h"
 
 namespace {
+
+using tempest::bench::Median;
 
 namespace topology = tempest::topology;
 namespace runtime = tempest::runtime;
@@ -378,11 +381,6 @@ Measurement RunWordCount(uint64_t sentences, int split_tasks, int count_tasks,
     Expect(m, "sink.executed", sink->executed, words);
   }
   return m;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
 }
 
 }  // namespace

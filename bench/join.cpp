@@ -29,6 +29,7 @@
 
 #include "bench/bare_join.h"
 #include "bench/join_topology.h"
+#include "bench/median.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/join/join_bolt.h"
 #include "bolts/null_bolt.h"
@@ -38,6 +39,8 @@
 #include "topology/topology_builder.h"
 
 namespace {
+
+using tempest::bench::Median;
 
 namespace bolts = tempest::bolts;
 namespace runtime = tempest::runtime;
@@ -167,11 +170,6 @@ void MeasureWindowMemory(uint64_t w, bool keep_expired) {
       "{:.0f} bytes: {:.1f}x (sizeof(Tuple) = {})\n",
       w, keep_expired ? "expired kept for GetExpired" : "expired released, as JoinBolt", held, raw,
       held / raw, sizeof(topology::Tuple));
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 }  // namespace

@@ -49,6 +49,7 @@
 
 #include "bench/bare_join.h"
 #include "bench/join_topology.h"
+#include "bench/median.h"
 #include "bench/process_bench.h"
 #include "bolts/join/join_bolt.h"
 #include "runtime/worker_plan.h"
@@ -57,6 +58,8 @@
 #include "topology/topology_builder.h"
 
 namespace {
+
+using tempest::bench::Median;
 
 namespace bench = tempest::bench;
 namespace bolts = tempest::bolts;
@@ -210,11 +213,6 @@ Result RunTempest(uint64_t n, uint64_t window, const std::string& out) {
                join->executed, join->emitted, join->errors, sink->executed, sunk[0]);
   }
   return r;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
 }
 
 }  // namespace

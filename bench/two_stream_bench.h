@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/median.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/null_bolt.h"
 #include "runtime/local_cluster.h"
@@ -35,11 +36,6 @@ using Rows = std::vector<Row>;
 inline std::size_t HeapBytes() {
   const struct mallinfo2 m = mallinfo2();
   return m.uordblks + m.hblkhd;
-}
-
-inline double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 inline double Seconds(Clock::time_point start) {

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/median.h"
 #include "bolts/null_bolt.h"
 #include "bolts/windowing/windowed_bolt.h"
 #include "runtime/local_cluster.h"
@@ -31,6 +32,8 @@
 #include "topology/topology_builder.h"
 
 namespace {
+
+using tempest::bench::Median;
 
 namespace bolts = tempest::bolts;
 namespace runtime = tempest::runtime;
@@ -106,11 +109,6 @@ Result RunOnce(const Shape& shape, uint64_t n) {
   }
   if (!r.ok) fmt::print(stderr, "{}: run not verified ({})\n", shape.name, summary.error);
   return r;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 }  // namespace
