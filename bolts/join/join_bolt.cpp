@@ -121,7 +121,7 @@ namespace {
 struct Slot {
   const Tuple* tuple = nullptr;
   const InputPlan* plan = nullptr;
-  uint32_t index = 0;  // the tuple's place among its input's tuples of the window
+  uint32_t index = 0;  // a joined input's tuple: its place in the input's regrouped arrays
 };
 
 // One joined input's tuples of the current window, hashed on their key: an open-addressing
@@ -244,11 +244,12 @@ struct JoinBolt::State {
   std::vector<std::pair<const topology::StreamSchema*, const InputPlan*>> schemas;
   std::vector<std::string> reported;  // unknown inputs already reported
   std::vector<const Tuple*> anchors;
-  // The selected values, copied out of the tuples once per window: rows read them from a few
-  // dense arrays instead of from tuples scattered over the window (a cache miss per row).
+  // The values the joined inputs supply to `select`, copied out of their tuples once per window:
+  // rows read them from dense arrays in key order instead of from tuples scattered over the
+  // window (a cache miss per row). The first input's are read from its tuples.
   std::vector<std::vector<std::size_t>> picks;  // by position: the select items it supplies
-  std::vector<std::size_t> pick_column;         // by select item: its place in its input's picks
-  std::vector<std::vector<Value>> picked;       // by position: picks.size() per tuple, by index
+  std::vector<std::size_t> pick_column;  // by select item of a joined input: its place in the picks
+  std::vector<std::vector<Value>> picked;  // by position: picks.size() per tuple, by index
   const std::string* output_stream = nullptr;
   std::size_t last_records = 0;  // probe records of the previous window: the next reserves as many
 
@@ -358,7 +359,7 @@ void JoinBolt::Execute(const TupleWindow& window) {
       continue;
     }
     if (p->position == 0) {
-      s.records.push_back({t, p, static_cast<uint32_t>(s.records.size() / width)});
+      s.records.push_back({t, p});
       s.records.resize(s.records.size() + width - 1);
     } else {
       s.tables[p->position].Add(t, p);
