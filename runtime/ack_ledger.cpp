@@ -1,14 +1,52 @@
 #include "runtime/ack_ledger.h"
 
+#include <algorithm>
 #include <bit>
 #include <utility>
+
+#include "runtime/ack_ids.h"
 
 namespace tempest::runtime {
 
 AckLedger::AckLedger(std::size_t expected_pending)
     : current_(expected_pending), previous_(expected_pending) {}
 
+void AckLedger::AddLane(uint32_t lane) {
+  if (lane == 0) return;
+  if (lane >= registered_.size()) {
+    registered_.resize(lane + 1, false);
+    lanes_.resize(lane + 1);
+  }
+  registered_[lane] = true;
+}
+
+AckLedger::Entry* AckLedger::LaneEntry(uint64_t root) {
+  const uint32_t lane = RootLane(root);
+  if (lane >= registered_.size() || !registered_[lane]) return nullptr;
+  std::vector<Entry>& slots = lanes_[lane];
+  const uint32_t slot = RootSlot(root);
+  if (slot >= slots.size()) {
+    if (slot >= kMaxLaneSlots) return nullptr;
+    slots.resize(std::max<std::size_t>(1024, std::bit_ceil(std::size_t{slot} + 1)));
+  }
+  Entry& e = slots[slot];
+  if (e.root == root) {
+    e.epoch = epoch_;
+    return &e;
+  }
+  // Taken by another tree, or this root went to the tables while it was.
+  if (e.root != 0 || previous_.Find(root) != nullptr || current_.Find(root) != nullptr) {
+    return nullptr;
+  }
+  e = Entry{};
+  e.root = root;
+  e.epoch = epoch_;
+  ++by_slot_;
+  return &e;
+}
+
 AckLedger::Entry& AckLedger::Touch(uint64_t root) {
+  if (Entry* e = LaneEntry(root)) return *e;
   // Usually the root is in the newer table or new; the older one is empty between rotations'
   // first touches.
   if (Entry* old = previous_.Find(root)) {
@@ -17,6 +55,33 @@ AckLedger::Entry& AckLedger::Touch(uint64_t root) {
     return current_.Insert(std::move(moved));
   }
   return current_.FindOrInsert(root);
+}
+
+AckLedger::Entry* AckLedger::Find(uint64_t root) {
+  const uint32_t lane = RootLane(root);
+  if (lane < registered_.size() && registered_[lane] && RootSlot(root) < lanes_[lane].size()) {
+    Entry& e = lanes_[lane][RootSlot(root)];
+    if (e.root == root) return &e;
+  }
+  if (Entry* e = current_.Find(root)) return e;
+  return previous_.Find(root);
+}
+
+bool AckLedger::InLane(const Entry& e) const noexcept {
+  const uint32_t lane = RootLane(e.root);
+  if (lane >= registered_.size() || !registered_[lane]) return false;
+  const std::vector<Entry>& slots = lanes_[lane];
+  const uint32_t slot = RootSlot(e.root);
+  return slot < slots.size() && &slots[slot] == &e;
+}
+
+void AckLedger::Erase(Entry& e) {
+  if (InLane(e)) {
+    e = Entry{};
+    --by_slot_;
+  } else {
+    current_.Erase(&e);  // Touch leaves every table entry it returns in the current table
+  }
 }
 
 AckLedger::Result AckLedger::Decide(Entry& e) {
@@ -30,7 +95,7 @@ AckLedger::Result AckLedger::Decide(Entry& e) {
     return r;
   }
   r.spout_task = e.spout_task;
-  current_.Erase(&e);
+  Erase(e);
   return r;
 }
 
@@ -54,14 +119,28 @@ AckLedger::Result AckLedger::Fail(uint64_t root) {
 }
 
 int AckLedger::Reset(uint64_t root) {
-  if (current_.Find(root) == nullptr && previous_.Find(root) == nullptr) return 0;
+  if (Find(root) == nullptr) return 0;
   return Touch(root).spout_task;
 }
 
 std::size_t AckLedger::Rotate() {
-  const std::size_t forgotten = previous_.size();
+  std::size_t forgotten = previous_.size();
   previous_.Clear();
   std::swap(current_, previous_);
+  ++epoch_;
+  // A lane entry is as old as the table it would be in: touched in this epoch or the one
+  // before, it stays (wrapping is harmless: no entry outlives two rotations).
+  if (by_slot_ > 0) {
+    for (std::vector<Entry>& slots : lanes_) {
+      for (Entry& e : slots) {
+        if (e.root != 0 && static_cast<uint16_t>(epoch_ - e.epoch) >= 2) {
+          e = Entry{};
+          --by_slot_;
+          ++forgotten;
+        }
+      }
+    }
+  }
   return forgotten;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "runtime/ack_ids.h"
 #include "runtime/ack_ledger.h"
 #include "runtime/executor.h"
 #include "runtime/outbox.h"
@@ -28,7 +29,16 @@ class AckerExecutor final : public Executor {
                 {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams, true}),
         rotate_every_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))) {
     for (int t = 1; t <= setup_.layout->task_count(); ++t) {
-      if (!setup_.layout->IsAcker(t)) upstream_.push_back(t);
+      if (setup_.layout->IsAcker(t)) continue;
+      upstream_.push_back(t);
+    }
+    is_spout_.assign(static_cast<std::size_t>(setup_.layout->task_count()) + 1, false);
+    for (const topology::ComponentSpec& c : setup_.spec->components) {
+      if (c.kind != topology::ComponentKind::kSpout) continue;
+      for (int t : setup_.layout->TasksOf(c.id)) {
+        is_spout_[static_cast<std::size_t>(t)] = true;
+        ledger_.AddLane(LaneOfTask(t));
+      }
     }
     closed_.assign(upstream_.size(), false);
   }
@@ -138,9 +148,8 @@ class AckerExecutor final : public Executor {
   }
 
   bool IsSpoutTask(int task) const {
-    if (!setup_.layout->IsTask(task) || setup_.layout->IsAcker(task)) return false;
-    const topology::ComponentSpec* c = setup_.spec->Find(setup_.layout->ComponentOf(task));
-    return c != nullptr && c->kind == topology::ComponentKind::kSpout;
+    return task >= 0 && static_cast<std::size_t>(task) < is_spout_.size() &&
+           is_spout_[static_cast<std::size_t>(task)];
   }
 
   void CloseFrom(int task) {
@@ -167,8 +176,9 @@ class AckerExecutor final : public Executor {
   Outbox outbox_;
   AckLedger ledger_;
   const Clock::duration rotate_every_;
-  std::vector<int> upstream_;  // every spout and bolt task, ascending
-  std::vector<bool> closed_;   // by position in upstream_
+  std::vector<int> upstream_;   // every spout and bolt task, ascending
+  std::vector<bool> closed_;    // by position in upstream_
+  std::vector<bool> is_spout_;  // by task id
   std::size_t closed_count_ = 0;
   transport::Frame decoded_;
   std::vector<uint64_t> owed_;

@@ -12,6 +12,10 @@ Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
       batch_size_(std::max<std::size_t>(1, options.batch_size)),
       frame_bytes_(options.frame_bytes),
       frame_tuples_(options.link != nullptr ? options.link->max_frame_tuples() : 0),
+      local_ack_batch_(std::max<std::size_t>(batch_size_, 4096)),
+      // 19 bytes: an ack message's largest encoding (type, root, value).
+      remote_ack_batch_(
+          std::max<std::size_t>(1, std::min<std::size_t>(frame_tuples_, options.frame_bytes / 19))),
       link_(options.link),
       streams_(options.streams),
       pending_(queues_.size()),

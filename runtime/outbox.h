@@ -57,7 +57,9 @@ class Outbox {
     std::vector<transport::AckMessage>& batch = acks_[task];
     if (batch.empty()) ack_dirty_.push_back(task);
     batch.push_back(message);
-    if (batch.size() >= batch_size_) HandAcks(task);
+    if (batch.size() >= (queues_[task] == nullptr ? remote_ack_batch_ : local_ack_batch_)) {
+      HandAcks(task);
+    }
   }
   // Hands every non-empty batch over, in the order they were started (ack messages last).
   void Flush();
@@ -82,6 +84,12 @@ class Outbox {
   std::size_t batch_size_;
   std::size_t frame_bytes_;
   uint32_t frame_tuples_;  // at most half a remote task's credit (remote_link.h says why)
+  // Ack messages per batch. They are small, and a batch handed over costs the receiver a wake-up
+  // (and a remote one two I/O threads' too) whatever it holds, so batches are larger than tuple
+  // batches: locally at least 4096, remotely as many as fill a tuple frame. A Flush hands them
+  // over anyway, so this only matters under load.
+  std::size_t local_ack_batch_;
+  std::size_t remote_ack_batch_;
   RemoteLink* link_;
   const transport::StreamTable* streams_;
   std::vector<std::vector<topology::Tuple>> pending_;

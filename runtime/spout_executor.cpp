@@ -198,7 +198,7 @@ class SpoutExecutor final : public TaskExecutor,
       case AckMessage::Type::kCompleted:
         if (auto e = pending_.Take(m.root)) {
           const auto us =
-              std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - e->emitted);
+              std::chrono::duration_cast<std::chrono::microseconds>(received_at_ - e->emitted);
           metrics_.complete_latency.Record(static_cast<uint64_t>(std::max<int64_t>(0, us.count())));
           Acked(e->message_id);
         }
@@ -295,21 +295,23 @@ class SpoutExecutor final : public TaskExecutor,
                               AckMessage{AckMessage::Type::kInit, root_, xor_edges_});
   }
 
-  // Random high bits for a new root (the low bits are its pending slot) such that its acker
-  // (by the root's high 32 bits, the grouping every task applies) runs in this process when one
-  // does: the init and the acker's reply then never cross processes, only the bolts' acks do.
-  // The choice rotates over the local ackers.
+  // The high bits of a new root (the low bits are its pending slot, runtime/ack_ids.h): this
+  // task's lane, then random bits chosen such that the root's acker (TaskLayout::AckerOf, the
+  // grouping every task applies) runs in this process when one does: the init and the acker's
+  // reply then never cross processes, only the bolts' acks do. The choice rotates over the local
+  // ackers.
   uint64_t RootHighBits() {
-    constexpr int kLowHigh = 32 - SpoutPending::kSlotBits;  // high bits below bit 32
+    constexpr int kRandomBits = 64 - topology::TaskLayout::kAckerShift;
+    const uint64_t lane = LaneOfTask(setup_.task);
     for (;;) {
-      uint64_t high = ids_.Next() >> SpoutPending::kSlotBits;
+      uint64_t random = ids_.Next() >> (64 - kRandomBits);
       if (!local_ackers_.empty()) {
-        const uint64_t count = setup_.layout->AckerTaskIds().size();
+        const auto count = static_cast<uint64_t>(setup_.layout->acker_count());
         const uint64_t k = local_ackers_[next_acker_++ % local_ackers_.size()];
-        const uint64_t top = (high >> kLowHigh) - (high >> kLowHigh) % count + k;
-        if (top > 0xFFFFFFFFull) continue;
-        high = (top << kLowHigh) | (high & ((uint64_t{1} << kLowHigh) - 1));
+        random = random - random % count + k;
+        if (random >= (uint64_t{1} << kRandomBits)) continue;
       }
+      const uint64_t high = (random << kRootLaneBits) | lane;
       if (high != 0) return high;
     }
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "runtime/ack_ids.h"
 #include "topology/value.h"
 
 namespace tempest::runtime {
@@ -27,7 +28,7 @@ class SpoutPending {
     topology::Value message_id;
     TimePoint emitted;
   };
-  static constexpr int kSlotBits = 24;
+  static constexpr int kSlotBits = kRootSlotBits;
   static constexpr uint64_t kHighBitsLimit = uint64_t{1} << (64 - kSlotBits);
 
   // Takes a free slot and returns the root id of a new tree: (high_bits << kSlotBits) | slot.

@@ -34,11 +34,14 @@ class TaskLayout {
   const std::vector<int>& TasksOf(std::string_view component) const noexcept;
   // The acker tasks, ascending (empty: tuples are acked as they are emitted).
   const std::vector<int>& AckerTaskIds() const noexcept { return TasksOf(kAckerComponent); }
+  int acker_count() const noexcept { return acker_count_; }  // no lookup: the hot path's
   bool IsAcker(int task) const noexcept { return task >= first_acker_ && IsTask(task); }
-  // The acker task that tracks a tuple tree: fields grouping on the root id, by its high 32 bits
-  // (a spout's roots carry a slot number in their low bits, runtime/spout_pending.h).
+  // The acker task that tracks a tuple tree: fields grouping on the root id, by its bits from
+  // kAckerShift up (a spout's roots carry its slot and lane in their low bits, runtime/ack_ids.h).
+  static constexpr int kAckerShift = 40;
   int AckerOf(uint64_t root) const noexcept {
-    return first_acker_ + static_cast<int>((root >> 32) % static_cast<uint64_t>(acker_count_));
+    return first_acker_ +
+           static_cast<int>((root >> kAckerShift) % static_cast<uint64_t>(acker_count_));
   }
 
  private:

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -38,6 +39,14 @@ class MsgpackReader {
   bool ReadUint(uint64_t& out, const char* what) {
     if (p_ < end_ && *p_ <= 0x7f) [[likely]] {
       out = *p_++;
+      return true;
+    }
+    if (remaining() >= 9 && *p_ == 0xcf) {  // uint64: the random root and edge ids
+      uint64_t v = 0;
+      std::memcpy(&v, p_ + 1, sizeof v);
+      if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+      out = v;
+      p_ += 9;
       return true;
     }
     return ReadUintSlow(out, what);

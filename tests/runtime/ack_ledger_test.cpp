@@ -7,6 +7,8 @@
 #include <random>
 #include <unordered_map>
 
+#include "runtime/ack_ids.h"
+
 namespace tempest::runtime {
 namespace {
 
@@ -139,6 +141,160 @@ TEST(AckLedgerTest, AgreesWithAPlainMapOnRandomTrees) {
     ASSERT_EQ(ledger.size(), trees.size());
   }
   EXPECT_GT(completed, 1000);
+}
+
+// A spout's root: random bits, its lane, its pending slot (runtime/ack_ids.h).
+uint64_t LaneRoot(uint64_t random, uint32_t lane, uint32_t slot) {
+  return (random << topology::TaskLayout::kAckerShift) | (uint64_t{lane} << kRootSlotBits) | slot;
+}
+
+TEST(AckLedgerTest, ALaneKeepsItsTreesBySlot) {
+  AckLedger ledger;
+  ledger.AddLane(3);
+  const uint64_t r1 = LaneRoot(0xABC, 3, 0), r2 = LaneRoot(0xDEF, 3, 1);
+  EXPECT_EQ(ledger.Init(r1, 0x11, 3).outcome, Outcome::kPending);
+  EXPECT_EQ(ledger.Ack(r2, 0x22).outcome, Outcome::kPending);  // before its init
+  EXPECT_EQ(ledger.size(), 2u);
+  const AckLedger::Result done = ledger.Init(r2, 0x22, 3);
+  EXPECT_EQ(done.outcome, Outcome::kCompleted);
+  EXPECT_EQ(done.spout_task, 3);
+  EXPECT_EQ(ledger.Fail(r1).outcome, Outcome::kFailed);
+  EXPECT_EQ(ledger.size(), 0u);
+  // The freed slot takes the spout's next tree.
+  const uint64_t r3 = LaneRoot(0x123, 3, 0);
+  EXPECT_EQ(ledger.Init(r3, 0x33, 3).outcome, Outcome::kPending);
+  EXPECT_EQ(ledger.Ack(r3, 0x33).outcome, Outcome::kCompleted);
+  // A slot past what a lane array holds goes to the tables, and works the same.
+  const uint64_t far = LaneRoot(0x9, 3, AckLedger::kMaxLaneSlots + 7);
+  EXPECT_EQ(ledger.Init(far, 0x44, 3).outcome, Outcome::kPending);
+  EXPECT_EQ(ledger.Ack(far, 0x44).outcome, Outcome::kCompleted);
+  EXPECT_EQ(ledger.size(), 0u);
+}
+
+TEST(AckLedgerTest, AStaleTreeInASlotSendsTheNextRootToTheTables) {
+  AckLedger ledger;
+  ledger.AddLane(3);
+  // The spout timed r1 out and reused its slot for r2; a late ack of r1 holds the slot.
+  const uint64_t r1 = LaneRoot(0x1, 3, 5), r2 = LaneRoot(0x2, 3, 5);
+  EXPECT_EQ(ledger.Ack(r1, 0x77).outcome, Outcome::kPending);
+  EXPECT_EQ(ledger.Init(r2, 0x11 ^ 0x22, 3).outcome, Outcome::kPending);
+  EXPECT_EQ(ledger.size(), 2u);
+  EXPECT_EQ(ledger.Ack(r2, 0x11).outcome, Outcome::kPending);
+  // r2 stays in the tables after r1 frees the slot: the next update must find it there.
+  EXPECT_EQ(ledger.Init(r1, 0x77, 3).outcome, Outcome::kCompleted);
+  EXPECT_EQ(ledger.size(), 1u);
+  const AckLedger::Result done = ledger.Ack(r2, 0x22);
+  EXPECT_EQ(done.outcome, Outcome::kCompleted);
+  EXPECT_EQ(done.spout_task, 3);
+  EXPECT_EQ(ledger.size(), 0u);
+  // Nothing of r2 was left in the slot: the next tree there starts clean.
+  const uint64_t r3 = LaneRoot(0x3, 3, 5);
+  EXPECT_EQ(ledger.Init(r3, 0x5, 3).outcome, Outcome::kPending);
+  EXPECT_EQ(ledger.Ack(r3, 0x5).outcome, Outcome::kCompleted);
+}
+
+TEST(AckLedgerTest, LaneEntriesUntouchedForTwoRotationsAreForgotten) {
+  AckLedger ledger;
+  ledger.AddLane(2);
+  const uint64_t r1 = LaneRoot(0x1, 2, 0), r2 = LaneRoot(0x2, 2, 1), r3 = LaneRoot(0x3, 2, 2);
+  ledger.Init(r1, 0x1, 2);
+  ledger.Init(r2, 0x2, 2);
+  ledger.Init(r3, 0x4, 2);
+  EXPECT_EQ(ledger.Rotate(), 0u);
+  EXPECT_EQ(ledger.Ack(r2, 0x3).outcome, Outcome::kPending);  // touched
+  EXPECT_EQ(ledger.Reset(r3), 2);                             // touched by a reset
+  EXPECT_EQ(ledger.Rotate(), 1u);                             // r1 forgotten
+  EXPECT_EQ(ledger.size(), 2u);
+  EXPECT_EQ(ledger.Reset(r1), 0);
+  EXPECT_EQ(ledger.Ack(r2, 0x1).outcome, Outcome::kCompleted);  // 0x2 ^ 0x3 ^ 0x1 == 0
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(ledger.Reset(r3), 2);
+    ledger.Rotate();
+  }
+  EXPECT_EQ(ledger.Ack(r3, 0x4).outcome, Outcome::kCompleted);
+  ledger.Ack(r1, 0x9);  // a late ack: a fresh entry, forgotten two rotations later
+  ledger.Rotate();
+  EXPECT_EQ(ledger.Rotate(), 1u);
+  EXPECT_EQ(ledger.size(), 0u);
+}
+
+// Two spouts' lanes, slots reused last-in first-out as the spout does, trees timing out with
+// acks still to come, and roots of an unregistered lane, against a plain map.
+TEST(AckLedgerTest, LanesAgreeWithAPlainMapOnRandomTrees) {
+  std::mt19937_64 rng(99);
+  AckLedger ledger;
+  ledger.AddLane(1);
+  ledger.AddLane(2);
+  struct Tree {
+    int spout = 0;
+    std::vector<uint64_t> edges;
+  };
+  std::unordered_map<uint64_t, Tree> trees;
+  std::vector<uint32_t> free_slots[3];
+  uint32_t next_slot[3] = {0, 0, 0};
+  std::size_t stale = 0;  // entries of abandoned trees the ledger still holds
+  int completed = 0;
+  for (int round = 0; round < 40000; ++round) {
+    if (trees.size() < 300 && (trees.empty() || rng() % 3 == 0)) {
+      const int spout = 1 + static_cast<int>(rng() % 3);  // lane 3 is not registered
+      std::vector<uint32_t>& free = free_slots[spout - 1];
+      uint32_t slot = 0;
+      if (!free.empty()) {
+        slot = free.back();
+        free.pop_back();
+      } else {
+        slot = next_slot[spout - 1]++;
+      }
+      const uint64_t root = LaneRoot(rng() >> 40, static_cast<uint32_t>(spout), slot);
+      Tree t;
+      t.spout = spout;
+      for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) t.edges.push_back(rng() | 1);
+      uint64_t x = 0;
+      for (uint64_t e : t.edges) x ^= e;
+      ASSERT_EQ(ledger.Init(root, x, spout).outcome, Outcome::kPending);
+      trees.emplace(root, std::move(t));
+      continue;
+    }
+    auto it = std::next(trees.begin(), static_cast<long>(rng() % trees.size()));
+    Tree& t = it->second;
+    const uint64_t root = it->first;
+    if (rng() % 50 == 0) {  // the spout times it out: the slot is reused, the entry stays
+      free_slots[t.spout - 1].push_back(RootSlot(root));
+      trees.erase(it);
+      ++stale;
+      ASSERT_EQ(ledger.size(), trees.size() + stale);
+      continue;
+    }
+    const uint64_t edge = t.edges.back();
+    t.edges.pop_back();
+    uint64_t value = edge;
+    if (rng() % 2 == 0 && t.edges.size() < 4) {
+      const uint64_t child = rng() | 1;
+      t.edges.push_back(child);
+      value ^= child;
+    }
+    const AckLedger::Result r = ledger.Ack(root, value);
+    if (t.edges.empty()) {
+      ASSERT_EQ(r.outcome, Outcome::kCompleted) << round;
+      ASSERT_EQ(r.spout_task, t.spout);
+      free_slots[t.spout - 1].push_back(RootSlot(root));
+      trees.erase(it);
+      ++completed;
+    } else {
+      ASSERT_EQ(r.outcome, Outcome::kPending) << round;
+    }
+    ASSERT_EQ(ledger.size(), trees.size() + stale);
+    if (round % 10000 == 9999) {  // two rotations, the live trees touched in between
+      // (An abandoned tree untouched since the last pair goes at the first one.)
+      std::size_t forgotten = ledger.Rotate();
+      for (const auto& [root_id, tree] : trees) ASSERT_EQ(ledger.Reset(root_id), tree.spout);
+      forgotten += ledger.Rotate();
+      ASSERT_EQ(forgotten, stale);
+      stale = 0;
+      ASSERT_EQ(ledger.size(), trees.size());
+    }
+  }
+  EXPECT_GT(completed, 5000);
 }
 
 }  // namespace

@@ -45,8 +45,8 @@ TEST(TaskLayoutTest, AckerTasksComeAfterEveryComponentsTasks) {
   EXPECT_FALSE(layout.IsAcker(3));
   EXPECT_TRUE(layout.IsAcker(4));
   EXPECT_FALSE(layout.IsAcker(7));
-  for (uint64_t high : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{0xFFFFFFFF}}) {
-    EXPECT_EQ(layout.AckerOf((high << 32) | 0xABCD), 4 + static_cast<int>(high % 3));
+  for (uint64_t high : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{0xFFFFFF}}) {
+    EXPECT_EQ(layout.AckerOf((high << 40) | 0xFF'ABCD'ABCDull), 4 + static_cast<int>(high % 3));
   }
   EXPECT_TRUE(TaskLayout(spec).AckerTaskIds().empty());
 }
