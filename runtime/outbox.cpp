@@ -76,9 +76,11 @@ void Outbox::HandAcks(int task) {
     Envelope e;
     e.kind = Envelope::Kind::kAcks;
     e.from_task = from_task_;
+    // The next batch starts with room for as many as this one had: no regrowing under load.
+    const std::size_t had = batch.size();
     e.acks = std::move(batch);
     batch = {};
-    batch.reserve(64);
+    batch.reserve(std::max<std::size_t>(64, had));
     sent = acks_without_waiting_ ? queues_[task]->PushWithoutWaiting(std::move(e))
                                  : queues_[task]->Push(std::move(e));
   }
