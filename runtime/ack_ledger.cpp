@@ -20,29 +20,35 @@ void AckLedger::AddLane(uint32_t lane) {
   registered_[lane] = true;
 }
 
-AckLedger::Entry* AckLedger::LaneEntry(uint64_t root) {
+AckLedger::Entry* AckLedger::LaneSlot(uint64_t root) noexcept {
   const uint32_t lane = RootLane(root);
   if (lane >= registered_.size() || !registered_[lane]) return nullptr;
   std::vector<Entry>& slots = lanes_[lane];
   const uint32_t slot = RootSlot(root);
-  if (slot >= slots.size()) {
-    if (slot >= kMaxLaneSlots) return nullptr;
-    slots.resize(std::max<std::size_t>(1024, std::bit_ceil(std::size_t{slot} + 1)));
+  return slot < slots.size() ? &slots[slot] : nullptr;
+}
+
+AckLedger::Entry* AckLedger::LaneEntry(uint64_t root) {
+  Entry* e = LaneSlot(root);
+  if (e == nullptr) {
+    const uint32_t lane = RootLane(root), slot = RootSlot(root);
+    if (lane >= registered_.size() || !registered_[lane] || slot >= kMaxLaneSlots) return nullptr;
+    lanes_[lane].resize(std::max<std::size_t>(1024, std::bit_ceil(std::size_t{slot} + 1)));
+    e = &lanes_[lane][slot];
   }
-  Entry& e = slots[slot];
-  if (e.root == root) {
-    e.epoch = epoch_;
-    return &e;
+  if (e->root == root) {
+    e->epoch = epoch_;
+    return e;
   }
   // Taken by another tree, or this root went to the tables while it was.
-  if (e.root != 0 || previous_.Find(root) != nullptr || current_.Find(root) != nullptr) {
+  if (e->root != 0 || previous_.Find(root) != nullptr || current_.Find(root) != nullptr) {
     return nullptr;
   }
-  e = Entry{};
-  e.root = root;
-  e.epoch = epoch_;
+  *e = Entry{};
+  e->root = root;
+  e->epoch = epoch_;
   ++by_slot_;
-  return &e;
+  return e;
 }
 
 AckLedger::Entry& AckLedger::Touch(uint64_t root) {
@@ -58,25 +64,13 @@ AckLedger::Entry& AckLedger::Touch(uint64_t root) {
 }
 
 AckLedger::Entry* AckLedger::Find(uint64_t root) {
-  const uint32_t lane = RootLane(root);
-  if (lane < registered_.size() && registered_[lane] && RootSlot(root) < lanes_[lane].size()) {
-    Entry& e = lanes_[lane][RootSlot(root)];
-    if (e.root == root) return &e;
-  }
+  if (Entry* e = LaneSlot(root); e != nullptr && e->root == root) return e;
   if (Entry* e = current_.Find(root)) return e;
   return previous_.Find(root);
 }
 
-bool AckLedger::InLane(const Entry& e) const noexcept {
-  const uint32_t lane = RootLane(e.root);
-  if (lane >= registered_.size() || !registered_[lane]) return false;
-  const std::vector<Entry>& slots = lanes_[lane];
-  const uint32_t slot = RootSlot(e.root);
-  return slot < slots.size() && &slots[slot] == &e;
-}
-
 void AckLedger::Erase(Entry& e) {
-  if (InLane(e)) {
+  if (LaneSlot(e.root) == &e) {
     e = Entry{};
     --by_slot_;
   } else {

@@ -71,12 +71,14 @@ class AckLedger {
   // The entry of `root`, created if new: in its lane's array if it may be there, else in the
   // current table (moved there from the previous one).
   Entry& Touch(uint64_t root);
-  // The lane array's entry of `root` (made if the slot is free), or nullptr: not a lane's root,
-  // or its slot is held by another tree, or it is in the tables already.
+  // The lane array's slot for `root` whatever it holds, or nullptr: no registered lane, or
+  // past the array's end.
+  Entry* LaneSlot(uint64_t root) noexcept;
+  // The lane array's entry of `root` (made if the slot is free, growing the array), or nullptr:
+  // not a lane's root, or its slot is held by another tree, or it is in the tables already.
   Entry* LaneEntry(uint64_t root);
   // The entry of `root` without creating one.
   Entry* Find(uint64_t root);
-  bool InLane(const Entry& e) const noexcept;
   void Erase(Entry& e);
   Result Decide(Entry& e);
 

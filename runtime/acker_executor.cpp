@@ -29,8 +29,7 @@ class AckerExecutor final : public Executor {
                 {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams, true}),
         rotate_every_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))) {
     for (int t = 1; t <= setup_.layout->task_count(); ++t) {
-      if (setup_.layout->IsAcker(t)) continue;
-      upstream_.push_back(t);
+      if (!setup_.layout->IsAcker(t)) upstream_.push_back(t);
     }
     is_spout_.assign(static_cast<std::size_t>(setup_.layout->task_count()) + 1, false);
     for (const topology::ComponentSpec& c : setup_.spec->components) {
