@@ -13,26 +13,23 @@ AckLedger::AckLedger(std::size_t expected_pending)
 
 void AckLedger::AddLane(uint32_t lane) {
   if (lane == 0) return;
-  if (lane >= registered_.size()) {
-    registered_.resize(lane + 1, false);
-    lanes_.resize(lane + 1);
-  }
-  registered_[lane] = true;
+  if (lane >= lanes_.size()) lanes_.resize(lane + 1);
+  // A lane is registered when its array is not empty: one slot now, more on first use.
+  if (lanes_[lane].empty()) lanes_[lane].resize(1);
 }
 
 AckLedger::Entry* AckLedger::LaneSlot(uint64_t root) noexcept {
-  const uint32_t lane = RootLane(root);
-  if (lane >= registered_.size() || !registered_[lane]) return nullptr;
+  const uint32_t lane = RootLane(root), slot = RootSlot(root);
+  if (lane >= lanes_.size()) return nullptr;
   std::vector<Entry>& slots = lanes_[lane];
-  const uint32_t slot = RootSlot(root);
-  return slot < slots.size() ? &slots[slot] : nullptr;
+  return slot < slots.size() ? &slots[slot] : nullptr;  // an unregistered lane has no slots
 }
 
 AckLedger::Entry* AckLedger::LaneEntry(uint64_t root) {
   Entry* e = LaneSlot(root);
   if (e == nullptr) {
     const uint32_t lane = RootLane(root), slot = RootSlot(root);
-    if (lane >= registered_.size() || !registered_[lane] || slot >= kMaxLaneSlots) return nullptr;
+    if (lane >= lanes_.size() || lanes_[lane].empty() || slot >= kMaxLaneSlots) return nullptr;
     lanes_[lane].resize(std::max<std::size_t>(1024, std::bit_ceil(std::size_t{slot} + 1)));
     e = &lanes_[lane][slot];
   }

@@ -82,8 +82,7 @@ class AckLedger {
   void Erase(Entry& e);
   Result Decide(Entry& e);
 
-  std::vector<std::vector<Entry>> lanes_;  // by lane
-  std::vector<bool> registered_;           // by lane
+  std::vector<std::vector<Entry>> lanes_;  // by lane; empty: not registered
   std::size_t by_slot_ = 0;                // entries in lanes_
   uint16_t epoch_ = 0;
   Table current_;

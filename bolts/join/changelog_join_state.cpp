@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bolts/join/flat_key_table.h"
+#include "bolts/join/timer_queue.h"
 #include "topology/value_hash.h"
 
 namespace tempest::bolts {
@@ -383,50 +384,6 @@ struct Expiry {
   bool operator<(const Expiry& o) const noexcept { return at < o.at; }
 };
 
-// A side's expiry entries: written rows append to a FIFO, which stays sorted as processing time
-// does not go back; the entries re-armed after a look (or written at an earlier time) go to a
-// min-heap. The next entry is the smaller of the two fronts.
-struct ExpiryQueue {
-  std::vector<Expiry> fifo;
-  std::size_t head = 0;
-  std::vector<Expiry> heap;  // std::push_heap with `Later`: the front is the smallest
-
-  static bool Later(const Expiry& a, const Expiry& b) noexcept { return b < a; }
-
-  void Push(const Expiry& e) {
-    if (head == fifo.size() || !(e < fifo.back())) {
-      fifo.push_back(e);
-    } else {
-      PushHeap(e);
-    }
-  }
-  void PushHeap(const Expiry& e) {
-    heap.push_back(e);
-    std::push_heap(heap.begin(), heap.end(), Later);
-  }
-  // The earliest entry if it is due at `now` (removed), else false.
-  bool PopDue(int64_t now, Expiry& out) {
-    const bool f = head < fifo.size() && fifo[head].at <= now;
-    const bool h = !heap.empty() && heap.front().at <= now;
-    if (h && (!f || heap.front() < fifo[head])) {
-      out = heap.front();
-      std::pop_heap(heap.begin(), heap.end(), Later);
-      heap.pop_back();
-      return true;
-    }
-    if (!f) return false;
-    out = fifo[head];
-    if (++head == fifo.size()) {
-      fifo.clear();
-      head = 0;
-    } else if (head >= 1024 && 2 * head >= fifo.size()) {
-      fifo.erase(fifo.begin(), fifo.begin() + static_cast<std::ptrdiff_t>(head));
-      head = 0;
-    }
-    return true;
-  }
-};
-
 }  // namespace
 
 // A stored row, in its key's blob of its side:
@@ -451,7 +408,9 @@ struct ChangelogJoinState::Impl {
   };
   std::vector<Origin> origins[2];
   uint32_t last_origin[2] = {0, 0};
-  ExpiryQueue expiry[2];
+  // Per side: written rows queue in order (processing time does not go back); re-armed ones
+  // go out of order.
+  TimerQueue<Expiry> expiry[2];
 
   // Per-call scratch, kept for its capacity: a packed row, the matching rows (offsets in the
   // other side's blob), and a stored row unpacked for the sink and the condition.
@@ -578,8 +537,11 @@ struct ChangelogJoinState::Impl {
   void Expire(int64_t now) {
     for (int side = 0; side < 2; ++side) {
       if (sides[side].ttl_ms <= 0) continue;
-      Expiry e;
-      while (expiry[side].PopDue(now, e)) {
+      TimerQueue<Expiry>& queue = expiry[side];
+      for (const Expiry* due = queue.Front(); due != nullptr && due->at <= now;
+           due = queue.Front()) {
+        const Expiry e = *due;
+        queue.Pop(due);
         KeyState& ks = keys[e.key];
         if (e.at != ks.due[side]) continue;  // superseded by an earlier entry
         ks.due[side] = kNever;
@@ -587,7 +549,7 @@ struct ChangelogJoinState::Impl {
         const int64_t next = Purge(ks.sides[side], side, now);
         if (next != kNever) {
           ks.due[side] = next;
-          expiry[side].PushHeap({next, e.key});
+          queue.PushOutOfOrder({next, e.key});
         } else if (ks.empty()) {
           keys.Emptied();
         }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "bolts/join/flat_key_table.h"
+#include "bolts/join/timer_queue.h"
 
 namespace tempest::bolts {
 
@@ -93,46 +94,6 @@ struct Timer {
   }
 };
 
-// A side's timers: in-order arrivals append to a FIFO that stays sorted; the few that would break
-// its order go to a min-heap. The next timer is the smaller of the two fronts.
-struct TimerQueue {
-  std::vector<Timer> fifo;
-  std::size_t head = 0;
-  std::vector<Timer> heap;  // std::push_heap with `Later`: the front is the smallest
-
-  static bool Later(const Timer& a, const Timer& b) noexcept { return b < a; }
-
-  void Push(const Timer& t) {
-    if (head == fifo.size() || !(t < fifo.back())) {
-      fifo.push_back(t);
-    } else {
-      heap.push_back(t);
-      std::push_heap(heap.begin(), heap.end(), Later);
-    }
-  }
-  const Timer* Front() const noexcept {
-    const Timer* f = head < fifo.size() ? &fifo[head] : nullptr;
-    const Timer* h = heap.empty() ? nullptr : &heap.front();
-    if (f == nullptr) return h;
-    if (h == nullptr) return f;
-    return *h < *f ? h : f;
-  }
-  void Pop(const Timer* front) {
-    if (!heap.empty() && front == &heap.front()) {
-      std::pop_heap(heap.begin(), heap.end(), Later);
-      heap.pop_back();
-      return;
-    }
-    if (++head == fifo.size()) {
-      fifo.clear();
-      head = 0;
-    } else if (head >= 1024 && 2 * head >= fifo.size()) {
-      fifo.erase(fifo.begin(), fifo.begin() + static_cast<std::ptrdiff_t>(head));
-      head = 0;
-    }
-  }
-};
-
 // A key's parts, copied.
 struct ValuesCodec {
   using Stored = topology::Values;
@@ -169,7 +130,7 @@ struct IntervalJoinState::Impl {
   // values one by one, and resetting one is another assign).
   std::vector<std::optional<Tuple>> tuples[2];
   std::vector<uint32_t> free_slots[2];
-  TimerQueue timers[2];
+  TimerQueue<Timer> timers[2];
 
   Impl(const IntervalJoinOptions& o, IntervalJoinSink& s)
       : bounds(o.bounds), stay{o.stay[0], o.stay[1]}, left_once(o.left_once), sink(s) {}

@@ -315,9 +315,9 @@ class WindowManager {
   // triggers (the full scan is ScanForWindow).
   void Compact() {
     since_expiry_ = 0;
-    std::size_t head = 0;
-    while (head < queue_.size() && Evict(queue_[head]) == Action::kExpire) Expire(queue_[head++]);
-    for (std::size_t i = 0; i < head; ++i) queue_.pop_front();
+    auto head = queue_.begin();
+    while (head != queue_.end() && Evict(*head) == Action::kExpire) Expire(*head++);
+    queue_.erase(queue_.begin(), head);
   }
 
   void Collect(Event& e) {
@@ -346,27 +346,28 @@ class WindowManager {
   // until the next activation reports them, survivors keep their order, the window is collected.
   void ScanForWindow() {
     since_expiry_ = 0;
-    const std::size_t n = queue_.size();
-    std::size_t head = 0;
+    // Iterators, not indices: a deque index is a division and a block lookup per access.
+    const auto end = queue_.end();
+    auto head = queue_.begin();
     Action a = Action::kKeep;
-    while (head < n) {
-      a = Evict(queue_[head]);
+    while (head != end) {
+      a = Evict(*head);
       if (a != Action::kExpire) break;
-      Expire(queue_[head++]);
+      Expire(*head++);
     }
-    std::size_t w = head;
-    for (std::size_t i = head; i < n; ++i) {
-      if (i != head) a = Evict(queue_[i]);
+    auto w = head;
+    for (auto i = head; i != end; ++i) {
+      if (i != head) a = Evict(*i);
       if (a == Action::kExpire) {
-        Expire(queue_[i]);
+        Expire(*i);
         continue;
       }
-      if (w != i) queue_[w] = std::move(queue_[i]);
-      if (a == Action::kProcess) Collect(queue_[w]);
+      if (w != i) *w = std::move(*i);
+      if (a == Action::kProcess) Collect(*w);
       ++w;
     }
-    queue_.resize(w);
-    for (std::size_t i = 0; i < head; ++i) queue_.pop_front();
+    queue_.erase(w, end);
+    queue_.erase(queue_.begin(), head);
   }
 
   // The last window of a count or processing-time trigger, at the end of the input.
