@@ -4,13 +4,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <deque>
 #include <optional>
 #include <stdexcept>
 
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
+#include "bolts/join/schema_cache.h"
 #include "bolts/windowing/watermark_tracker.h"
 #include "bolts/windowing/window_config.h"
 
@@ -233,7 +233,6 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
  private:
   // What is known of one input schema.
   struct Source {
-    const topology::StreamSchema* schema = nullptr;
     int side = -1;  // 0 left, 1 right, -1 not an input of the join
     int stream = 0;
     int ts_index = -1;
@@ -241,11 +240,11 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
   };
 
   const Source& SourceOf(const Tuple& t) {
-    for (const Source& s : schemas_) {
-      if (s.schema == t.schema()) return s;
-    }
+    return schemas_.Get(t, [this](const Tuple& u) { return MakeSource(u); });
+  }
+
+  Source MakeSource(const Tuple& t) const {
     Source s;
-    s.schema = t.schema();
     const topology::GlobalStreamId id = t.GetSourceGlobalStreamId();
     const std::string& name = JoinInputName(config_.selector, id);
     s.plan = plan_.Find(id);
@@ -260,8 +259,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
       const auto it = std::find(names.begin(), names.end(), field);
       if (it != names.end()) s.ts_index = static_cast<int>(it - names.begin());
     }
-    schemas_.push_back(s);
-    return schemas_.back();
+    return s;
   }
 
   // The plan of a held tuple of `side`: most sides have one stream, so the last one is kept.
@@ -394,7 +392,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
   std::string component_;
   int task_ = 0;
   std::vector<topology::GlobalStreamId> sources_;
-  std::deque<Source> schemas_;  // stable references: SourceOf hands them out
+  SchemaCache<Source> schemas_;
   const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
   const InputPlan* last_plan_[2] = {nullptr, nullptr};
   std::vector<std::string> reported_;

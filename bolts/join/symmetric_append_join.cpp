@@ -2,7 +2,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <deque>
 #include <limits>
 #include <optional>
 
@@ -11,6 +10,7 @@
 #include "bolts/join/interval_join_state.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
+#include "bolts/join/schema_cache.h"
 #include "bolts/join/symmetric_join_runner.h"
 #include "bolts/windowing/watermark_tracker.h"
 
@@ -153,7 +153,6 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
 
  private:
   struct Source {
-    const topology::StreamSchema* schema = nullptr;
     int side = -1;  // 0 left, 1 right, -1 not an input of the join
     int stream = 0;
     int ts_index = -1;
@@ -162,11 +161,11 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   };
 
   const Source& SourceOf(const Tuple& t) {
-    for (const Source& s : schemas_) {
-      if (s.schema == t.schema()) return s;
-    }
+    return schemas_.Get(t, [this](const Tuple& u) { return MakeSource(u); });
+  }
+
+  Source MakeSource(const Tuple& t) const {
     Source s;
-    s.schema = t.schema();
     const topology::GlobalStreamId id = t.GetSourceGlobalStreamId();
     s.plan = plan_.Find(id);
     if (s.plan != nullptr) s.side = s.plan->position == 0 ? 0 : 1;
@@ -181,8 +180,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     }
     const auto op = std::find(names.begin(), names.end(), kOpField);
     if (op != names.end()) s.op_index = static_cast<int>(op - names.begin());
-    schemas_.push_back(s);
-    return schemas_.back();
+    return s;
   }
 
   // The plan of a held tuple of `side`: most sides have one stream, so the last one is kept.
@@ -335,7 +333,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   std::optional<WatermarkTracker> tracker_;
   int64_t now_ = 0;
   int64_t next_watermark_ = 0;
-  std::deque<Source> schemas_;  // stable references: SourceOf hands them out
+  SchemaCache<Source> schemas_;
   const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
   const InputPlan* last_plan_[2] = {nullptr, nullptr};
   KeyRef key_;

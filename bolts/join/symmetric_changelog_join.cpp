@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
 #include <optional>
 
 #include "bolts/expression/join_condition.h"
@@ -9,6 +8,7 @@
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
+#include "bolts/join/schema_cache.h"
 #include "bolts/join/symmetric_join_runner.h"
 
 // SymmetricHashJoinBolt's changelog mode (Flink's StreamingJoinOperator over ChangelogJoinState).
@@ -121,22 +121,20 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
 
  private:
   struct Source {
-    const topology::StreamSchema* schema = nullptr;
     int side = -1;
     const InputPlan* plan = nullptr;
   };
 
   const Source& SourceOf(const Tuple& t) {
-    for (const Source& s : schemas_) {
-      if (s.schema == t.schema()) return s;
-    }
+    return schemas_.Get(t, [this](const Tuple& u) { return MakeSource(u); });
+  }
+
+  Source MakeSource(const Tuple& t) const {
     Source s;
-    s.schema = t.schema();
     const topology::GlobalStreamId id = t.GetSourceGlobalStreamId();
     s.plan = plan_.Find(id);
     if (s.plan != nullptr) s.side = s.plan->position == 0 ? 0 : 1;
-    schemas_.push_back(s);
-    return schemas_.back();
+    return s;
   }
 
   // The rows each side holds now and at most, for the run summary.
@@ -213,7 +211,7 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
   bool preserved_[2] = {false, false};
   int op_field_[2] = {-1, -1};
   std::optional<ChangelogJoinState> state_;
-  std::deque<Source> schemas_;  // stable references: SourceOf hands them out
+  SchemaCache<Source> schemas_;
   KeyRef key_;
   const Tuple* current_ = nullptr;
   const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
