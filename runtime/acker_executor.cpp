@@ -9,6 +9,7 @@
 #include "runtime/executor.h"
 #include "runtime/outbox.h"
 #include "runtime/remote_link.h"
+#include "runtime/thread_name.h"
 #include "transport/frame.h"
 
 namespace tempest::runtime {
@@ -43,6 +44,7 @@ class AckerExecutor final : public Executor {
   }
 
   void Run() override {
+    NameThisThread(fmt::format("t{} acker", setup_.task));
     RunControl& control = *setup_.control;
     control.ArriveAndWaitForStart();
     if (!control.aborted()) Loop();

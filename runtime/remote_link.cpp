@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "runtime/thread_name.h"
 #include "transport/frame.h"
 
 namespace tempest::runtime {
@@ -35,7 +36,10 @@ RemoteLink::~RemoteLink() {
 void RemoteLink::StartReceiving(std::vector<TaskQueue*> local_queues) {
   local_queues_ = std::move(local_queues);
   local_queues_.resize(options_.worker_of.size(), nullptr);
-  receiver_ = std::thread([this] { ReceiveLoop(); });
+  receiver_ = std::thread([this] {
+    NameThisThread(fmt::format("w{} network", options_.self));
+    ReceiveLoop();
+  });
 }
 
 void RemoteLink::Connect(const std::vector<std::string>& endpoints) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "runtime/thread_name.h"
+
 namespace tempest::runtime {
 
 TaskExecutor::TaskExecutor(ExecutorSetup setup)
@@ -17,6 +19,7 @@ TaskExecutor::TaskExecutor(ExecutorSetup setup)
 void TaskExecutor::Run() {
   RunControl& control = *setup_.control;
   const topology::ComponentSpec& spec = *setup_.spec->Find(context_.GetThisComponentId());
+  NameThisThread(fmt::format("t{} {}", setup_.task, spec.id));
   bool ready = false;
   try {
     Start();
