@@ -4,11 +4,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
+#include "bolts/windowing/packed_values.h"
 
 namespace tempest::bolts {
 
@@ -116,120 +118,182 @@ void ValidateJoinInputs(
 
 namespace {
 
-// A window tuple with its input's plan, found once per window (reading the schema again later
-// would touch the tuple again: a cache miss per output row at large windows).
+using packed::FindPath;
+using packed::PackedEquals;
+using packed::UnpackValue;
+
+// The key parts of a packed row, decoded into reused values (a string keeps its buffer); false
+// when a part is missing or null (a null key matches nothing).
+struct KeyScratch {
+  std::vector<Value> values;
+  KeyRef ref;
+};
+bool RowKey(const PackedRow& r, const std::vector<int>& index,
+            const std::vector<FieldSelector>& key, KeyScratch& out) {
+  out.values.resize(key.size());
+  out.ref.clear();
+  for (std::size_t p = 0; p < key.size(); ++p) {
+    const uint8_t* at = FindPath(r.fields, r.field_count, index[p], key[p].path);
+    if (at == nullptr || *at == packed::kNull) return false;
+    UnpackValue(at, out.values[p]);
+    out.ref.push_back(&out.values[p]);
+  }
+  return true;
+}
+// Whether the row's key equals `k`, compared packed (Value's == rules, see PackedEquals).
+bool RowHasKey(const PackedRow& r, const std::vector<int>& index,
+               const std::vector<FieldSelector>& key, const KeyRef& k) {
+  for (std::size_t p = 0; p < key.size(); ++p) {
+    const uint8_t* at = FindPath(r.fields, r.field_count, index[p], key[p].path);
+    if (at == nullptr || !PackedEquals(at, *k[p])) return false;
+  }
+  return true;
+}
+
+// The packed value at `at` (nullptr: a null), appended to `out`.
+void AppendPacked(const uint8_t* at, std::string& out) {
+  if (at == nullptr) {
+    out.push_back(static_cast<char>(packed::kNull));
+    return;
+  }
+  const uint8_t* end = at;
+  packed::Skip(end);
+  out.append(reinterpret_cast<const char*>(at), static_cast<std::size_t>(end - at));
+}
+
+// A window row in a record: the held row (for anchoring), its parsed header and its input's
+// plan. A matched row of the last join has only `held`: its select values come from the
+// table's picks, so the row itself is not read again.
 struct Slot {
-  const Tuple* tuple = nullptr;
+  const HeldRow* held = nullptr;
+  PackedRow row;
   const InputPlan* plan = nullptr;
-  uint32_t index = 0;  // a joined input's tuple: its place in the input's regrouped arrays
 };
 
-// One joined input's tuples of the current window, hashed on their key: an open-addressing
-// table over the tuples' keys, rebuilt (capacity kept) per window. Build then lays the tuples
-// out grouped by key, in window order within a key, and their picked values (the select items
-// they supply) likewise: a probe's matches are one contiguous run, read sequentially, where a
-// chain through the window would cost a cache miss per output row. Each entry keeps its hash and
-// pointers to its key values, so a probe compares them without looking into the tuple again.
-struct KeyTable {
-  std::vector<Slot> entries;       // window order until Build, then grouped by key
-  std::vector<uint64_t> hashes;    // by window order, like the rest
-  std::vector<const Value*> keys;  // `parts` per entry
-  std::vector<int32_t> head;     // the first tuple with the same key (itself if first, or keyless)
-  std::vector<uint32_t> start;   // for a head: where its key's run begins
-  std::vector<uint32_t> length;  // for a head: its run's length
-  std::vector<uint32_t> cursor;
-  std::vector<uint32_t> position;  // where each tuple went
+// One joined input's rows of the current window, grouped by key: an open-addressing table over
+// its distinct keys (capacity kept between windows), and the rows laid out by key, in window
+// order within a key, so a probe's matches are one contiguous run. For the last join it also
+// copies, in that order, the packed values its rows supply to `select` ("picks"): a probe then
+// reads them in sequence instead of from rows scattered over the window (a cache miss per
+// output row). A row without a key is a group of its own, never found.
+struct JoinedTable {
+  struct Group {
+    uint64_t hash = 0;
+    const HeldRow* head = nullptr;  // its first row, whose key the group compares with
+    bool keyed = false;
+    uint32_t start = 0, length = 0, cursor = 0;
+    uint32_t pick_start = 0, pick_bytes = 0;
+  };
+  std::vector<Group> groups;
   std::vector<int32_t> slots;
-  std::vector<uint8_t> matched;  // by position
-  std::vector<Value> carry_picks;
-  std::size_t parts = 1;
+  std::vector<uint32_t> group_of;    // by window order: its group; after Place, its position
+  std::vector<const HeldRow*> rows;  // by position
+  std::string picks;                 // by position (last join only)
+  std::vector<uint8_t> matched;      // by position
+  std::size_t placed = 0;
+  std::size_t last_groups = 0;
 
-  void Clear() { entries.clear(); }
-  void Add(const Tuple* t, const InputPlan* plan) {
-    entries.push_back({t, plan, static_cast<uint32_t>(entries.size())});
-  }
-  bool Same(const KeyRef& k, int32_t entry) const {
-    const Value* const* other = &keys[static_cast<std::size_t>(entry) * parts];
-    for (std::size_t p = 0; p < parts; ++p) {
-      if (!(*k[p] == *other[p])) return false;
-    }
-    return true;
-  }
-  // `picked` holds `columns` values per tuple in window order; it is regrouped with them.
-  void Build(const std::vector<FieldSelector>& key, std::vector<Value>& picked,
-             std::size_t columns) {
-    const std::size_t n = entries.size();
-    parts = key.size();
-    hashes.resize(n);
-    keys.resize(n * parts);
-    head.resize(n);
-    length.assign(n, 0);
+  void Clear() {
     std::size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
+    while (cap < 2 * last_groups) cap *= 2;
     slots.assign(cap, -1);
-    KeyRef k;
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto self = static_cast<int32_t>(i);
-      head[i] = self;
-      if (!ExtractKey(*entries[i].tuple, entries[i].plan->key_index, key, k)) {
-        length[i] = 1;  // a run of its own, never found
-        continue;
-      }
-      std::copy(k.begin(), k.end(), keys.begin() + static_cast<std::ptrdiff_t>(i * parts));
-      hashes[i] = HashKey(k);
-      for (std::size_t s = hashes[i] & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        const int32_t h = slots[s];
-        if (h < 0) {
-          slots[s] = self;
-          break;
-        }
-        if (hashes[h] != hashes[i] || !Same(k, h)) continue;
-        head[i] = h;
-        break;
-      }
-      ++length[head[i]];
-    }
-    start.resize(n);
-    cursor.resize(n);
-    uint32_t at = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (head[i] != static_cast<int32_t>(i)) continue;
-      start[i] = cursor[i] = at;
-      at += length[i];
-    }
-    position.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      position[i] = cursor[static_cast<std::size_t>(head[i])]++;
-      entries[i].index = position[i];
-    }
-    // Moves each tuple and its picks to its position in place, one permutation cycle at a time
-    // (no second copy of the window's arrays). `matched` marks what has been placed.
-    matched.assign(n, 0);
-    carry_picks.resize(columns);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (matched[i] != 0) continue;
-      Slot carry = entries[i];
-      for (std::size_t c = 0; c < columns; ++c) carry_picks[c] = std::move(picked[i * columns + c]);
-      for (std::size_t j = i;;) {
-        matched[j] = 1;
-        const std::size_t p = position[j];
-        std::swap(carry, entries[p]);
-        for (std::size_t c = 0; c < columns; ++c)
-          std::swap(carry_picks[c], picked[p * columns + c]);
-        if (p == i) break;
-        j = p;
-      }
-    }
-    carry_picks.clear();
-    matched.assign(n, 0);
+    groups.clear();
+    group_of.clear();
+    picks.clear();
+    placed = 0;
   }
-  // The first tuple (in window order) whose key equals `k` (hash h), or -1.
-  int32_t Find(const KeyRef& k, uint64_t h) const {
+
+  // The group whose key equals `k` (hash h), or -1. A group's key is read from its head row,
+  // through that row's own plan (an input named by source may come on several streams).
+  int32_t Find(const PackedWindow& w, const std::vector<const InputPlan*>& by_origin,
+               const std::vector<FieldSelector>& key, const KeyRef& k, uint64_t h) const {
     const std::size_t cap = slots.size();
     for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
-      const int32_t first = slots[s];
-      if (first < 0) return -1;
-      if (hashes[first] == h && Same(k, first)) return first;
+      const int32_t g = slots[s];
+      if (g < 0) return -1;
+      const Group& group = groups[static_cast<std::size_t>(g)];
+      if (group.hash != h) continue;
+      const PackedRow head = w.Row(*group.head);
+      if (RowHasKey(head, by_origin[head.origin]->key_index, key, k)) return g;
+    }
+  }
+
+  // A row of this input, in window order; `pick_bytes`: the size of its picks.
+  void Add(const PackedWindow& w, const std::vector<const InputPlan*>& by_origin,
+           const HeldRow* held, const PackedRow& r, const InputPlan& plan,
+           const std::vector<FieldSelector>& key, KeyScratch& k, uint32_t pick_bytes) {
+    int32_t g = -1;
+    uint64_t h = 0;
+    const bool keyed = RowKey(r, plan.key_index, key, k);
+    if (keyed) {
+      h = HashKey(k.ref);
+      g = Find(w, by_origin, key, k.ref, h);
+    }
+    if (g < 0) {
+      g = static_cast<int32_t>(groups.size());
+      Group group;
+      group.hash = h;
+      group.head = held;
+      group.keyed = keyed;
+      groups.push_back(group);
+      if (keyed) {
+        if (2 * groups.size() > slots.size()) {
+          Rehash(2 * slots.size());
+        } else {
+          Insert(g);
+        }
+      }
+    }
+    Group& group = groups[static_cast<std::size_t>(g)];
+    ++group.length;
+    group.pick_bytes += pick_bytes;
+    group_of.push_back(static_cast<uint32_t>(g));
+  }
+
+  // After the last Add: where each group's run and picks begin.
+  void Layout(bool with_picks) {
+    uint32_t at = 0;
+    uint32_t bytes = 0;
+    for (Group& g : groups) {
+      g.start = g.cursor = at;
+      at += g.length;
+      g.pick_start = bytes;
+      bytes += g.pick_bytes;
+    }
+    rows.resize(at);
+    matched.assign(at, 0);
+    if (with_picks) picks.resize(bytes);
+    for (Group& g : groups) g.pick_bytes = 0;  // from here: bytes placed so far
+    last_groups = groups.size();
+  }
+
+  // The rows again, in Add's order: each goes to its place; its picks (`pick`, if any) too.
+  void Place(const HeldRow* held, std::string_view pick) {
+    Group& group = groups[group_of[placed]];
+    const uint32_t p = group.cursor++;
+    rows[p] = held;
+    group_of[placed++] = p;
+    if (!pick.empty()) {
+      std::memcpy(picks.data() + group.pick_start + group.pick_bytes, pick.data(), pick.size());
+      group.pick_bytes += static_cast<uint32_t>(pick.size());
+    }
+  }
+
+ private:
+  void Insert(int32_t g) {
+    const std::size_t cap = slots.size();
+    for (std::size_t s = groups[static_cast<std::size_t>(g)].hash & (cap - 1);;
+         s = (s + 1) & (cap - 1)) {
+      if (slots[s] < 0) {
+        slots[s] = g;
+        return;
+      }
+    }
+  }
+  void Rehash(std::size_t cap) {
+    slots.assign(cap, -1);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].keyed) Insert(static_cast<int32_t>(g));
     }
   }
 };
@@ -238,75 +302,77 @@ struct KeyTable {
 
 struct JoinBolt::State {
   JoinPlan plan;
-  topology::OutputCollector* out = nullptr;
-  std::vector<KeyTable> tables;             // by input position; [0] unused (the probe side)
-  std::vector<Slot> records, next_records;  // flat, `width` per record
-  std::vector<std::pair<const topology::StreamSchema*, const InputPlan*>> schemas;
-  std::vector<std::string> reported;  // unknown inputs already reported
-  std::vector<const Tuple*> anchors;
-  // The values the joined inputs supply to `select`, copied out of their tuples once per window:
-  // rows read them from dense arrays in key order instead of from tuples scattered over the
-  // window (a cache miss per row). The first input's are read from its tuples.
-  std::vector<std::vector<std::size_t>> picks;  // by position: the select items it supplies
-  std::vector<std::size_t> pick_column;  // by select item of a joined input: its place in the picks
-  std::vector<std::vector<Value>> picked;  // by position: picks.size() per tuple, by index
+  PackedWindowCollector* out = nullptr;
+  std::vector<JoinedTable> tables;          // by input position; [0] unused (the probe side)
+  std::vector<Slot> records, next_records;  // flat, `width` per record (joins before the last)
+  std::vector<const InputPlan*> by_origin;  // the window's row origins: their input's plan
+  std::vector<uint8_t> origin_known;        // by origin: whether by_origin holds its answer
+  std::vector<std::string> reported;        // unknown inputs already reported
+  std::vector<const HeldRow*> anchors;
+  std::vector<std::size_t> last_picks;  // the select items the last join's input supplies
+  std::string pick;                     // one row's picks
+  KeyScratch key;
   const std::string* output_stream = nullptr;
-  std::size_t last_records = 0;  // probe records of the previous window: the next reserves as many
 
-  const InputPlan* PlanOf(const Tuple& t) {
-    for (const auto& [schema, p] : schemas) {
-      if (schema == t.schema()) return p;
+  // The plan of the row's input (nullptr: the join does not name it; reported once).
+  const InputPlan* PlanOf(const PackedWindow& w, const HeldRow& held, const PackedRow& r,
+                          JoinSelector selector) {
+    if (r.origin >= by_origin.size()) {
+      by_origin.resize(r.origin + 1, nullptr);
+      origin_known.resize(r.origin + 1, 0);
     }
-    const InputPlan* p = plan.Find(t.GetSourceGlobalStreamId());
-    schemas.emplace_back(t.schema(), p);
+    if (origin_known[r.origin] == 0) {
+      const topology::StreamSchema* schema = w.Origin(r.origin).schema;
+      by_origin[r.origin] = plan.Find(topology::GlobalStreamId{schema->component, schema->stream});
+      origin_known[r.origin] = 1;
+    }
+    const InputPlan* p = by_origin[r.origin];
+    if (p == nullptr) {
+      const topology::StreamSchema* schema = w.Origin(r.origin).schema;
+      const std::string& name =
+          selector == JoinSelector::kStream ? schema->stream : schema->component;
+      if (std::find(reported.begin(), reported.end(), name) == reported.end()) {
+        reported.push_back(name);
+        out->ReportError(
+            fmt::format("tuple {} comes from \"{}\", which the join does not name; "
+                        "ignored (and so are the next ones)",
+                        w.Unpack(held).ToString(), name));
+      }
+    }
     return p;
   }
 
-  void PlanPicks() {
-    picks.assign(plan.width, {});
-    pick_column.clear();
-    for (std::size_t f = 0; f < plan.select.size(); ++f) {
-      // The first input's tuples are read in window order, as they are held: no copies.
-      std::vector<std::size_t>& of = picks[plan.select[f].input];
-      pick_column.push_back(of.size());
-      if (plan.select[f].input != 0) of.push_back(f);
+  // The picks of a row of the last join's input, packed, into `pick`.
+  void Pick(const PackedRow& r, const InputPlan& p) {
+    pick.clear();
+    for (std::size_t f : last_picks) {
+      AppendPacked(FindPath(r.fields, r.field_count, p.select_index[f], plan.select[f].path), pick);
     }
-    picked.assign(plan.width, {});
-  }
-  // Copies the values `t` supplies to the select list (null where it lacks a field).
-  void Pick(const Tuple& t, const InputPlan& p) {
-    std::vector<Value>& to = picked[p.position];
-    for (std::size_t f : picks[p.position]) {
-      const Value* v = LookupPath(t, p.select_index[f], plan.select[f].path);
-      to.push_back(v != nullptr ? *v : Value());
-    }
-  }
-  const Value* PickedOf(const Slot& slot) const {
-    return picked[slot.plan->position].data() + slot.index * picks[slot.plan->position].size();
   }
 
-  // One output row: `select`ed from the record's tuples and anchored to exactly them.
-  void EmitRow(const Slot* record) {
+  // One output row: `select`ed from the record's rows and anchored to exactly them. `picks`: the
+  // picks of record[last] when it is a match of the last join (read in select order).
+  void EmitRow(const Slot* record, std::size_t last, const uint8_t* picks) {
     topology::Values row;
     row.reserve(plan.select.size());
     for (std::size_t f = 0; f < plan.select.size(); ++f) {
       const SelectPlan& sel = plan.select[f];
       const Slot& slot = record[sel.input];
-      if (slot.tuple == nullptr) {
-        row.emplace_back();
-      } else if (sel.input != 0) {
-        row.push_back(PickedOf(slot)[pick_column[f]]);
-      } else if (const Value* v = LookupPath(*slot.tuple, slot.plan->select_index[f], sel.path)) {
-        row.push_back(*v);
-      } else {
-        row.emplace_back();
+      row.emplace_back();
+      if (slot.held == nullptr) continue;
+      if (picks != nullptr && sel.input == last) {
+        UnpackValue(picks, row.back());
+        continue;
       }
+      const uint8_t* at =
+          FindPath(slot.row.fields, slot.row.field_count, slot.plan->select_index[f], sel.path);
+      if (at != nullptr) UnpackValue(at, row.back());
     }
     anchors.clear();
     for (std::size_t i = 0; i < plan.width; ++i) {
-      if (record[i].tuple != nullptr) anchors.push_back(record[i].tuple);
+      if (record[i].held != nullptr) anchors.push_back(record[i].held);
     }
-    out->Emit(*output_stream, topology::Anchors(anchors.data(), anchors.size()), std::move(row));
+    out->EmitAnchoredToRows(*output_stream, anchors, std::move(row));
   }
 };
 
@@ -316,8 +382,7 @@ JoinBolt::JoinBolt(JoinBoltConfig config) : config_(std::move(config)) {
 
 JoinBolt::~JoinBolt() = default;
 
-void JoinBolt::Prepare(const topology::TopologyContext& context,
-                       topology::OutputCollector& collector) {
+void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCollector& collector) {
   std::vector<std::pair<topology::GlobalStreamId, topology::Fields>> inputs;
   std::vector<topology::GroupingSpec> groupings;
   const topology::ComponentSpec* self = context.GetRawTopology().Find(context.GetThisComponentId());
@@ -328,104 +393,138 @@ void JoinBolt::Prepare(const topology::TopologyContext& context,
   }
   ValidateJoinInputs(config_, self->parallelism, inputs, groupings);
   state_ = std::make_unique<State>();
-  state_->plan = PlanJoin(config_, inputs);
-  state_->out = &collector;
-  state_->output_stream = &config_.output_stream;
-  state_->tables.resize(state_->plan.width);
-  state_->PlanPicks();
+  State& s = *state_;
+  s.plan = PlanJoin(config_, inputs);
+  s.out = &collector;
+  s.output_stream = &config_.output_stream;
+  s.tables.resize(s.plan.width);
+  for (std::size_t f = 0; f < s.plan.select.size(); ++f) {
+    if (s.plan.width > 1 && s.plan.select[f].input == s.plan.width - 1) s.last_picks.push_back(f);
+  }
 }
 
-void JoinBolt::Execute(const TupleWindow& window) {
+void JoinBolt::Execute(const PackedWindow& window) {
   State& s = *state_;
   const JoinPlan& plan = s.plan;
   const std::size_t width = plan.width;
-  for (KeyTable& t : s.tables) t.Clear();
-  for (std::vector<Value>& p : s.picked) p.clear();
-  s.records.clear();
-  s.records.reserve(s.last_records);
+  const std::size_t last = width - 1;
+  for (JoinedTable& t : s.tables) t.Clear();
 
-  // Build: the first input's tuples become records, the others go into their tables.
-  for (const Tuple* t : window.Get()) {
-    const InputPlan* p = s.PlanOf(*t);
-    if (p == nullptr) {
-      const std::string name = JoinInputName(config_.selector, t->GetSourceGlobalStreamId());
-      if (std::find(s.reported.begin(), s.reported.end(), name) == s.reported.end()) {
-        s.reported.push_back(name);
-        s.out->ReportError(
-            fmt::format("tuple {} comes from \"{}\", which the join does not name; "
-                        "ignored (and so are the next ones)",
-                        t->ToString(), name));
+  // Build: every joined input's rows go into their table (the first input's are the probes).
+  for (const HeldRow* held : window.Get()) {
+    const PackedRow r = window.Row(*held);
+    const InputPlan* p = s.PlanOf(window, *held, r, config_.selector);
+    if (p == nullptr || p->position == 0) continue;
+    uint32_t pick_bytes = 0;
+    if (p->position == last) {
+      s.Pick(r, *p);
+      pick_bytes = static_cast<uint32_t>(s.pick.size());
+    }
+    s.tables[p->position].Add(window, s.by_origin, held, r, *p, plan.keys[p->position], s.key,
+                              pick_bytes);
+  }
+  for (std::size_t j = 1; j < width; ++j) s.tables[j].Layout(j == last);
+  if (width > 1) {
+    for (const HeldRow* held : window.Get()) {
+      const PackedRow r = window.Row(*held);
+      const InputPlan* p = s.by_origin[r.origin];
+      if (p == nullptr || p->position == 0) continue;
+      std::string_view pick;
+      if (p->position == last) {
+        s.Pick(r, *p);
+        pick = s.pick;
       }
-      continue;
+      s.tables[p->position].Place(held, pick);
     }
-    if (p->position == 0) {
-      s.records.push_back({t, p});
-      s.records.resize(s.records.size() + width - 1);
-    } else {
-      s.tables[p->position].Add(t, p);
-    }
-    s.Pick(*t, *p);
   }
 
-  s.last_records = s.records.size();
+  // The first input's rows in window order, one record each (in `record`, `width` slots).
+  std::vector<Slot> record(width);
+  const auto for_each_probe = [&](auto&& probe) {
+    for (const HeldRow* held : window.Get()) {
+      const PackedRow r = window.Row(*held);
+      const InputPlan* p = s.by_origin[r.origin];
+      if (p == nullptr || p->position != 0) continue;
+      record[0] = Slot{held, r, p};
+      probe(record.data());
+    }
+  };
+  if (width == 1) {
+    for_each_probe([&](const Slot* rec) { s.EmitRow(rec, 0, nullptr); });
+    return;
+  }
 
   // Join in declaration order. The last join emits its rows as it finds them instead of
   // collecting them first (at large windows they would be most of the memory and time).
-  if (width == 1) {
-    for (const Slot& r : s.records) s.EmitRow(&r);
-    for (std::vector<Value>& p : s.picked) p.clear();
-    return;
-  }
-  KeyRef key;
   std::vector<Slot> row(width);
   for (std::size_t j = 1; j < width; ++j) {
     const ClausePlan& c = plan.clauses[j];
-    KeyTable& table = s.tables[j];
-    table.Build(plan.keys[j], s.picked[j], s.picks[j].size());
-    const bool last = j + 1 == width;
+    JoinedTable& table = s.tables[j];
+    const bool is_last = j == last;
     s.next_records.clear();
-    if (!last) s.next_records.reserve(s.records.size());
-    const auto out = [&](const Slot* record, const Slot* joined) {
-      if (last) {
-        std::copy(record, record + width, row.begin());
+    // `joined`: a matched row of the table (its picks at `picks` when is_last), or a padded one.
+    const auto out = [&](const Slot* rec, const Slot* joined, const uint8_t* picks) {
+      if (is_last) {
+        std::copy(rec, rec + width, row.begin());
         row[j] = joined != nullptr ? *joined : Slot{};
-        s.EmitRow(row.data());
+        s.EmitRow(row.data(), last, picks);
         return;
       }
       const std::size_t at = s.next_records.size();
-      s.next_records.insert(s.next_records.end(), record, record + width);
+      s.next_records.insert(s.next_records.end(), rec, rec + width);
       if (joined != nullptr) s.next_records[at + j] = *joined;
     };
+    const auto joined_slot = [&](uint32_t p, bool full) {
+      Slot slot;
+      slot.held = table.rows[p];
+      if (full) {
+        slot.row = window.Row(*slot.held);
+        slot.plan = s.by_origin[slot.row.origin];
+      }
+      return slot;
+    };
     const bool keep_unmatched = c.type == JoinType::kLeft || c.type == JoinType::kFull;
-    for (std::size_t r = 0; r < s.records.size(); r += width) {
-      const Slot* record = &s.records[r];
-      const Slot& with = record[c.with];
-      const bool has_key = with.tuple != nullptr &&
-                           ExtractKey(*with.tuple, with.plan->key_index, plan.keys[c.with], key);
-      if (!has_key && !config_.keep_null_probe_keys) continue;  // Storm: dropped
-      int32_t m = has_key ? table.Find(key, HashKey(key)) : -1;
-      if (m < 0) {
-        if (keep_unmatched) out(record, nullptr);
-        continue;
+    const auto probe = [&](const Slot* rec) {
+      const Slot& with = rec[c.with];
+      const bool has_key =
+          with.held != nullptr && RowKey(with.row, with.plan->key_index, plan.keys[c.with], s.key);
+      if (!has_key && !config_.keep_null_probe_keys) return;  // Storm: dropped
+      const int32_t g =
+          has_key ? table.Find(window, s.by_origin, plan.keys[j], s.key.ref, HashKey(s.key.ref))
+                  : -1;
+      if (g < 0) {
+        if (keep_unmatched) out(rec, nullptr, nullptr);
+        return;
       }
-      const uint32_t begin = table.start[static_cast<std::size_t>(m)];
-      const uint32_t end = begin + table.length[static_cast<std::size_t>(m)];
-      for (uint32_t p = begin; p < end; ++p) {
+      const JoinedTable::Group& group = table.groups[static_cast<std::size_t>(g)];
+      const uint8_t* picks =
+          is_last ? reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start
+                  : nullptr;
+      for (uint32_t p = group.start; p < group.start + group.length; ++p) {
         table.matched[p] = 1;
-        out(record, &table.entries[p]);
+        const Slot slot = joined_slot(p, !is_last);
+        out(rec, &slot, picks);
+        if (picks != nullptr) {
+          for (std::size_t n = s.last_picks.size(); n > 0; --n) packed::Skip(picks);
+        }
       }
+    };
+    if (j == 1) {
+      for_each_probe(probe);
+    } else {
+      for (std::size_t r = 0; r < s.records.size(); r += width) probe(&s.records[r]);
     }
     if (c.type == JoinType::kRight || c.type == JoinType::kFull) {
       std::vector<Slot> none(width);
       // Padded in window order.
-      for (std::size_t i = 0; i < table.entries.size(); ++i) {
-        const uint32_t p = table.position[i];
-        if (table.matched[p] == 0) out(none.data(), &table.entries[p]);
+      for (const uint32_t p : table.group_of) {
+        if (table.matched[p] != 0) continue;
+        const Slot slot = joined_slot(p, true);
+        out(none.data(), &slot, nullptr);
       }
     }
-    if (!last) std::swap(s.records, s.next_records);
+    if (!is_last) std::swap(s.records, s.next_records);
   }
-  for (std::vector<Value>& p : s.picked) p.clear();  // the copies of this window's strings
 }
 
 void JoinBolt::DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "bolts/windowing/packed_windowed_bolt.h"
 #include "bolts/windowing/window_config.h"
 #include "bolts/windowing/windowed_bolt.h"
 #include "topology/grouping.h"
@@ -73,16 +74,14 @@ const std::string& JoinInputName(JoinSelector selector, const topology::GlobalSt
 // field comes from the first input in join order that declares it; missing values are null) and
 // anchored to exactly the tuples it joins. A tuple of an input the join does not name is
 // reported (once per input) and ignored.
-class JoinBolt final : public WindowedBolt {
+class JoinBolt final : public PackedWindowedBolt {
  public:
   // Throws std::invalid_argument (ValidateJoinBoltConfig).
   explicit JoinBolt(JoinBoltConfig config);
   ~JoinBolt() override;
 
-  void Prepare(const topology::TopologyContext& context,
-               topology::OutputCollector& collector) override;
-  void Execute(const TupleWindow& window) override;
-  bool ReadsExpired() const override { return false; }
+  void Prepare(const topology::TopologyContext& context, PackedWindowCollector& collector) override;
+  void Execute(const PackedWindow& window) override;
   void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override;
 
  private:

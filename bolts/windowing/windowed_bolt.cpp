@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
+#include "bolts/windowing/packed_windowed_bolt.h"
 #include "bolts/windowing/watermark_tracker.h"
 #include "bolts/windowing/window_manager.h"
 
@@ -27,10 +30,18 @@ using topology::Tuple;
 
 // Storm's WindowedBoltExecutor: feeds the WindowManager, drives time and watermarks from the
 // task's ticks, acks tuples as they leave the window and anchors the window bolt's emits. It is
-// also the collector the windowed bolt sees.
-class WindowedBoltAdapter final : public topology::Bolt, private topology::OutputCollector {
+// also the collector the windowed bolt sees. BoltT: WindowedBolt (the window holds Tuples) or
+// PackedWindowedBolt (it holds packed rows in an arena).
+template <class BoltT>
+class WindowedBoltAdapter final
+    : public topology::Bolt,
+      private std::conditional_t<std::is_same_v<BoltT, PackedWindowedBolt>, PackedWindowCollector,
+                                 topology::OutputCollector> {
+  static constexpr bool kPacked = std::is_same_v<BoltT, PackedWindowedBolt>;
+  using Held = std::conditional_t<kPacked, HeldRow, Tuple>;
+
  public:
-  WindowedBoltAdapter(std::unique_ptr<WindowedBolt> bolt, WindowConfig config,
+  WindowedBoltAdapter(std::unique_ptr<BoltT> bolt, WindowConfig config,
                       topology::Fields late_fields, std::vector<LateRoute> routes,
                       WindowClock clock)
       : bolt_(std::move(bolt)),
@@ -56,10 +67,15 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
       next_watermark_ = now_ + config_.watermark_interval_ms;
     }
     WindowPolicy policy = policy_;
-    policy.keep_expired = bolt_->ReadsExpired();
+    if constexpr (kPacked) {
+      policy.keep_expired = false;
+      policy.list_new = false;
+    } else {
+      policy.keep_expired = bolt_->ReadsExpired();
+    }
     manager_.emplace(
-        policy, [this](const Manager::Activation& a) { Activate(a); },
-        [this](Tuple& t) { Release(t); });
+        policy, [this](const typename Manager::Activation& a) { Activate(a); },
+        [this](Held& h) { Release(h); });
     // The schedule starts a millisecond early, so that the first window (start, start + slide]
     // holds what arrives within Prepare's own millisecond.
     manager_->Start(now_ - 1);
@@ -158,11 +174,14 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   }
 
  private:
-  using Manager = WindowManager<Tuple>;
+  using Manager = WindowManager<Held>;
 
-  // Into the window: moved when the runtime handed it over, else copied.
+  // Into the window: packed, or moved when the runtime handed it over, else copied.
   void Keep(const Tuple& input, Tuple* owned, int64_t ts) {
-    if (owned != nullptr) {
+    if constexpr (kPacked) {
+      (void)owned;
+      manager_->Add(PackRow(input), ts);
+    } else if (owned != nullptr) {
       manager_->Add(std::move(*owned), ts);
     } else {
       manager_->Add(input, ts);
@@ -240,21 +259,26 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
     if (const std::optional<int64_t> wm = tracker_->Advance(now)) manager_->OnWatermark(*wm);
   }
 
-  void Activate(const Manager::Activation& a) {
+  void Activate(const typename Manager::Activation& a) {
     std::optional<int64_t> start;
     if (!config_.length.is_count()) start = a.reference - config_.length.value;
     const int64_t end = count_only_ ? clock_() : a.reference;
-    RunWindow(TupleWindow(a.events, a.new_events, a.expired, start, end));
+    if constexpr (kPacked) {
+      RunWindow(PackedWindow(a.events, arena_, origins_, start, end));
+    } else {
+      RunWindow(TupleWindow(a.events, a.new_events, a.expired, start, end));
+    }
   }
 
-  void RunWindow(const TupleWindow& window) {
+  template <class Window>
+  void RunWindow(const Window& window) {
     window_ = window.Get();
     try {
       bolt_->Execute(window);
     } catch (const std::exception& e) {
       out_->ReportError(fmt::format("Execute(window) threw: {}; its {} tuples will fail", e.what(),
                                     window.Get().size()));
-      for (const Tuple* t : window.Get()) MarkFailed(*t);
+      for (const Held* h : window.Get()) MarkFailed(*h);
     }
     window_ = {};
   }
@@ -267,11 +291,36 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
       if (!ts) return;
       end = *ts;
     }
-    const Tuple* one[] = {&input};
     std::optional<int64_t> start;
     if (!config_.length.is_count()) start = end - config_.length.value;
-    RunWindow(TupleWindow(one, one, {}, start, end));
-    Release(input);
+    if constexpr (kPacked) {
+      HeldRow row = PackRow(input);
+      const HeldRow* one[] = {&row};
+      RunWindow(PackedWindow(one, arena_, origins_, start, end));
+      Release(row);
+    } else {
+      const Tuple* one[] = {&input};
+      RunWindow(TupleWindow(one, one, {}, start, end));
+      Release(input);
+    }
+  }
+
+  // A packed row leaves the window: acked or failed through a Tuple holding its ack metadata,
+  // then its bytes go back to the arena.
+  void Release(HeldRow row) {
+    const PackedRow r = PackedRow::Parse(arena_.Data(row));
+    r.LoadAck(released_.mutable_ack());
+    uint64_t root = 0;
+    const auto it = failed_.empty() || !r.FirstRoot(root)
+                        ? failed_.end()
+                        : std::find(failed_.begin(), failed_.end(), RootKey(root));
+    if (it != failed_.end()) {
+      failed_.erase(it);
+      out_->Fail(released_);
+    } else {
+      out_->Ack(released_);
+    }
+    arena_.Release(row);
   }
 
   // A tuple leaves the window: acked, or failed if the bolt failed it.
@@ -290,14 +339,88 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   // A held tuple is moved between containers, so it is recognised by its first (root, edge).
   void MarkFailed(const Tuple& t) {
     if (t.ack().anchors.empty()) return;
-    const topology::AckMeta::Anchor& key = t.ack().anchors.front();
+    MarkFailed(t.ack().anchors.front());
+  }
+  // A packed row's pending word changes as the bolt emits, so it is recognised by its root.
+  void MarkFailed(const HeldRow& row) {
+    uint64_t root = 0;
+    if (PackedRow::Parse(arena_.Data(row)).FirstRoot(root)) MarkFailed(RootKey(root));
+  }
+  static topology::AckMeta::Anchor RootKey(uint64_t root) noexcept { return {root, 0}; }
+  void MarkFailed(const topology::AckMeta::Anchor& key) {
     if (std::find(failed_.begin(), failed_.end(), key) == failed_.end()) failed_.push_back(key);
   }
 
-  // The collector the windowed bolt sees.
+  // ---- Packed rows.
+
+  uint32_t OriginOf(const Tuple& t) {
+    auto same = [&](const RowOrigin& o) {
+      return o.schema == t.schema() && o.task == t.GetSourceTask();
+    };
+    if (last_origin_ < origins_.size() && same(origins_[last_origin_])) return last_origin_;
+    const auto at = static_cast<std::size_t>(std::find_if(origins_.begin(), origins_.end(), same) -
+                                             origins_.begin());
+    if (at == origins_.size()) origins_.push_back({t.schema(), t.GetSourceTask()});
+    last_origin_ = static_cast<uint32_t>(at);
+    return last_origin_;
+  }
+
+  HeldRow PackRow(const Tuple& t) {
+    packing_.clear();
+    PackedRow::Append(t, OriginOf(t), packing_);
+    const auto [row, at] = arena_.Allocate(packing_.size());
+    std::memcpy(at, packing_.data(), packing_.size());
+    return row;
+  }
+
+  // An emit anchored to held rows: each tracked row's ack metadata goes into a Tuple the
+  // runtime anchors to, and the ack value it XORed in goes back into the row. Rows without
+  // anchors (acking off) cost only a look at their header.
+  void EmitRows(std::string_view stream, int direct_task, std::span<const HeldRow* const> rows,
+                topology::Values&& values) {
+    anchor_rows_.clear();
+    for (const HeldRow* h : rows) {
+      const PackedRow r = PackedRow::Parse(arena_.Data(*h));
+      if (r.anchors > 0) anchor_rows_.push_back(r);
+    }
+    if (anchor_rows_.empty()) {
+      topology::OutputCollector::Forward(*out_, stream, direct_task, Anchors(), std::move(values));
+      return;
+    }
+    while (anchor_tuples_.size() < anchor_rows_.size()) anchor_tuples_.emplace_back();
+    anchor_ptrs_.clear();
+    for (std::size_t i = 0; i < anchor_rows_.size(); ++i) {
+      anchor_rows_[i].LoadAck(anchor_tuples_[i].mutable_ack());
+      anchor_ptrs_.push_back(&anchor_tuples_[i]);
+    }
+    topology::OutputCollector::Forward(*out_, stream, direct_task,
+                                       Anchors(anchor_ptrs_.data(), anchor_ptrs_.size()),
+                                       std::move(values));
+    for (std::size_t i = 0; i < anchor_rows_.size(); ++i) {
+      anchor_rows_[i].FoldAckVal(anchor_tuples_[i].ack().ack_val);
+    }
+  }
+
+  // ---- The collector the windowed bolt sees.
+
+  // PackedWindowCollector's (an override in the packed adapter only, hence no `override`).
+  void EmitAnchoredToRows(std::string_view stream, std::span<const HeldRow* const> rows,
+                          topology::Values&& values) {
+    EmitRows(stream, -1, rows, std::move(values));
+  }
+
   void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
               topology::Values&& values) override {
-    Forward(*out_, stream, direct_task, anchors.empty() ? window_ : anchors, std::move(values));
+    if constexpr (kPacked) {
+      if (anchors.empty()) {
+        EmitRows(stream, direct_task, window_, std::move(values));
+        return;
+      }
+      topology::OutputCollector::Forward(*out_, stream, direct_task, anchors, std::move(values));
+    } else {
+      topology::OutputCollector::Forward(*out_, stream, direct_task,
+                                         anchors.empty() ? window_ : anchors, std::move(values));
+    }
   }
   void Ack(const Tuple&) override {}  // the window acks
   void Fail(const Tuple& input) override { MarkFailed(input); }
@@ -308,7 +431,7 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
     out_->ReportGauge(name, value);
   }
 
-  std::unique_ptr<WindowedBolt> bolt_;
+  std::unique_ptr<BoltT> bolt_;
   const WindowConfig config_;
   const WindowPolicy policy_;
   const topology::Fields late_fields_;
@@ -324,11 +447,20 @@ class WindowedBoltAdapter final : public topology::Bolt, private topology::Outpu
   std::optional<Manager> manager_;
   int64_t now_ = 0;  // the clock at the last tick: idle inputs are judged at tick precision
   int64_t next_watermark_ = 0;
-  Anchors window_;  // the tuples of the activation running now
+  std::span<const Held* const> window_;  // the tuples of the activation running now
   std::vector<topology::AckMeta::Anchor> failed_;
   bool flushed_ = false;
   uint64_t late_dropped_ = 0;
   uint64_t bad_timestamps_ = 0;
+  // Packed rows (PackedWindowedBolt only).
+  RowArena arena_;
+  std::vector<RowOrigin> origins_;
+  uint32_t last_origin_ = 0;
+  std::string packing_;
+  Tuple released_;                      // a released row's ack metadata
+  std::vector<PackedRow> anchor_rows_;  // an emit's tracked anchors
+  std::vector<Tuple> anchor_tuples_;    // their ack metadata, for the runtime
+  std::vector<const Tuple*> anchor_ptrs_;
 };
 
 }  // namespace
@@ -340,11 +472,11 @@ std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> 
                            std::move(clock));
 }
 
-std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
-                                                  WindowConfig config, topology::Fields late_fields,
-                                                  std::vector<LateRoute> routes,
-                                                  WindowClock clock) {
-  if (!bolt) throw std::invalid_argument("AdaptWindowedBolt: the bolt is null");
+namespace {
+
+void ValidateAdapted(bool has_bolt, const WindowConfig& config, const topology::Fields& late_fields,
+                     const std::vector<LateRoute>& routes) {
+  if (!has_bolt) throw std::invalid_argument("AdaptWindowedBolt: the bolt is null");
   ValidateWindowConfig(config);
   if (!config.late_stream.empty() && late_fields.size() == 0) {
     throw std::invalid_argument(fmt::format(
@@ -365,9 +497,28 @@ std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> 
                       routes[i].stream, same->ToString(), routes[i].fields.ToString()));
     }
   }
-  return std::make_unique<WindowedBoltAdapter>(std::move(bolt), std::move(config),
-                                               std::move(late_fields), std::move(routes),
-                                               std::move(clock));
+}
+
+}  // namespace
+
+std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> bolt,
+                                                  WindowConfig config, topology::Fields late_fields,
+                                                  std::vector<LateRoute> routes,
+                                                  WindowClock clock) {
+  ValidateAdapted(bolt != nullptr, config, late_fields, routes);
+  return std::make_unique<WindowedBoltAdapter<WindowedBolt>>(std::move(bolt), std::move(config),
+                                                             std::move(late_fields),
+                                                             std::move(routes), std::move(clock));
+}
+
+std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<PackedWindowedBolt> bolt,
+                                                  WindowConfig config, topology::Fields late_fields,
+                                                  std::vector<LateRoute> routes,
+                                                  WindowClock clock) {
+  ValidateAdapted(bolt != nullptr, config, late_fields, routes);
+  return std::make_unique<WindowedBoltAdapter<PackedWindowedBolt>>(
+      std::move(bolt), std::move(config), std::move(late_fields), std::move(routes),
+      std::move(clock));
 }
 
 }  // namespace tempest::bolts

@@ -91,6 +91,9 @@ class FakeBoltCollector : public topology::OutputCollector {
     std::string stream;
     std::vector<const topology::Tuple*> anchors;
     topology::Values values;
+    // The anchors' ack metadata at the emit: the first root of each tracked anchor (the
+    // pointers above may be to a collector's scratch tuples, reused after the emit).
+    std::vector<uint64_t> anchor_roots;
   };
   std::vector<Emitted> emitted;
   std::vector<topology::Tuple> acked;   // copies of what was acked
@@ -131,7 +134,14 @@ class FakeBoltCollector : public topology::OutputCollector {
  protected:
   void DoEmit(std::string_view stream, int, topology::Anchors anchors,
               topology::Values&& values) override {
-    emitted.push_back({std::string(stream), {anchors.begin(), anchors.end()}, std::move(values)});
+    std::vector<uint64_t> roots;
+    for (const topology::Tuple* a : anchors) {
+      if (a != nullptr && !a->ack().anchors.empty()) roots.push_back(a->ack().anchors.front().root);
+    }
+    emitted.push_back({std::string(stream),
+                       {anchors.begin(), anchors.end()},
+                       std::move(values),
+                       std::move(roots)});
     log.emplace_back("emit");
   }
 };

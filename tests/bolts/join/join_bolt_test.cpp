@@ -78,20 +78,35 @@ class JoinHarness {
     for (const Values& r : rows) tuples_.emplace_back(schemas_.at(stream), 1, r);
   }
 
+  // Runs the rows through the join as the runtime does: the windowed-bolt adapter holds them
+  // packed and fires one tumbling window of them all. Row i carries ack root i + 1, so each
+  // output's anchors name the rows it joins (Anchored).
   std::vector<Values> Run(JoinBoltConfig config) {
-    JoinBolt bolt(std::move(config));
-    bolt.Prepare(*context_, out);
-    std::vector<const Tuple*> window;
-    for (const Tuple& t : tuples_) window.push_back(&t);
-    bolt.Execute(TupleWindow(window, window, {}, std::nullopt, 0));
+    const WindowConfig window =
+        WindowConfig::Tumbling(WindowSpan::Count(static_cast<int64_t>(tuples_.size())));
+    auto bolt = AdaptWindowedBolt(std::make_unique<JoinBolt>(std::move(config)), window, {}, {});
+    bolt->Prepare(*context_, out);
+    uint64_t root = 0;
+    for (Tuple& t : tuples_) {
+      ++root;
+      t.mutable_ack().anchors = {{root, root << 32}};
+      bolt->Execute(t);
+    }
     std::vector<Values> rows;
     for (const auto& e : out.emitted) rows.push_back(e.values);
     return rows;
   }
+  // The rows an output is anchored to, in anchor order.
+  std::vector<const Tuple*> Anchored(std::size_t output) const {
+    std::vector<const Tuple*> rows;
+    for (uint64_t root : out.emitted.at(output).anchor_roots) rows.push_back(&tuples_.at(root - 1));
+    return rows;
+  }
   std::string PrepareError(JoinBoltConfig config) {
     try {
-      JoinBolt bolt(std::move(config));
-      bolt.Prepare(*context_, out);
+      const WindowConfig window = config.window;
+      auto bolt = AdaptWindowedBolt(std::make_unique<JoinBolt>(std::move(config)), window, {}, {});
+      bolt->Prepare(*context_, out);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
@@ -117,7 +132,7 @@ TEST(JoinBoltStormTest, Trivial) {
                                      .Select("orderId,userId,itemId,price")));
   EXPECT_EQ(rows, kOrders);
   ASSERT_EQ(h.out.emitted.size(), 9u);
-  EXPECT_EQ(h.out.emitted[0].anchors.size(), 1u);
+  EXPECT_EQ(h.out.emitted[0].anchor_roots.size(), 1u);
 }
 
 TEST(JoinBoltStormTest, NestedKeys) {
@@ -148,9 +163,9 @@ TEST(JoinBoltStormTest, ProjectionFieldsWithStreamName) {
                                        {7, "arun", "store5", "bengaluru", "bengaluru"},
                                        {9, "mani", "store5", "bengaluru", "bengaluru"}}));
   // Every row is anchored to exactly the two tuples it joins.
-  for (const auto& e : h.out.emitted) ASSERT_EQ(e.anchors.size(), 2u);
-  EXPECT_EQ(h.out.emitted[4].anchors[0]->GetString(1), "arun");
-  EXPECT_EQ(h.out.emitted[4].anchors[1]->GetString(1), "store5");
+  for (const auto& e : h.out.emitted) ASSERT_EQ(e.anchor_roots.size(), 2u);
+  EXPECT_EQ(h.Anchored(4)[0]->GetString(1), "arun");
+  EXPECT_EQ(h.Anchored(4)[1]->GetString(1), "store5");
 }
 
 TEST(JoinBoltStormTest, InnerJoin) {
@@ -190,7 +205,7 @@ TEST(JoinBoltStormTest, LeftJoin) {
                                        {8, "satish", 9},
                                        {9, "mani", kNull},
                                        {10, "priyank", kNull}}));
-  EXPECT_EQ(h.out.emitted[0].anchors.size(), 1u);  // a padded row: only the user
+  EXPECT_EQ(h.out.emitted[0].anchor_roots.size(), 1u);  // a padded row: only the user
 }
 
 JoinHarness ThreeStreams(bool cities_before_stores) {
@@ -218,7 +233,7 @@ TEST(JoinBoltStormTest, ThreeStreamInnerJoin) {
                                      .Join("cities", "cityName", "stores")
                                      .Select("name,storeName,city,country")));
   EXPECT_EQ(rows, kUsersStoresCities);
-  for (const auto& e : h.out.emitted) EXPECT_EQ(e.anchors.size(), 3u);
+  for (const auto& e : h.out.emitted) EXPECT_EQ(e.anchor_roots.size(), 3u);
 }
 
 TEST(JoinBoltStormTest, ThreeStreamLeftJoin1) {
@@ -296,7 +311,7 @@ TEST(JoinBoltTest, RightJoinPadsUnmatchedJoinedTuplesAfterTheMatches) {
                                        {2, "harsha", 13, 4},
                                        {kNull, kNull, 12, 3},     // user 4: no such user
                                        {kNull, kNull, 14, 1}}));  // null key: never matches
-  EXPECT_EQ(h.out.emitted[2].anchors.size(), 1u);
+  EXPECT_EQ(h.out.emitted[2].anchor_roots.size(), 1u);
 }
 
 TEST(JoinBoltTest, FullJoinIsTheLeftRowsThenTheUnmatchedJoinedTuples) {
@@ -339,9 +354,9 @@ TEST(JoinBoltTest, AFullJoinThenARightJoinKeepTheirRulesAtEachStep) {
       (std::vector<Values>{
           {"harsha", 11, "p1"}, {"harsha", 13, "p1"}, {kNull, 12, "p2"}, {kNull, kNull, "p3"}}));
   ASSERT_EQ(h.out.emitted.size(), 4u);
-  EXPECT_EQ(h.out.emitted[0].anchors.size(), 3u);  // harsha, order 11, p1
-  EXPECT_EQ(h.out.emitted[2].anchors.size(), 2u);  // order 12, p2
-  EXPECT_EQ(h.out.emitted[3].anchors.size(), 1u);  // p3
+  EXPECT_EQ(h.out.emitted[0].anchor_roots.size(), 3u);  // harsha, order 11, p1
+  EXPECT_EQ(h.out.emitted[2].anchor_roots.size(), 2u);  // order 12, p2
+  EXPECT_EQ(h.out.emitted[3].anchor_roots.size(), 1u);  // p3
 }
 
 TEST(JoinBoltTest, ARightJoinThenAnInnerJoinProbeWithTheRightSidesKey) {
@@ -379,9 +394,10 @@ TEST(JoinBoltTest, InterleavedKeysKeepStormsRowOrder) {
                                        {null, "b7"}}));
   // Each row is anchored to exactly the tuples whose values it carries.
   ASSERT_EQ(h.out.emitted.size(), rows.size());
-  for (const auto& e : h.out.emitted) {
+  for (std::size_t i = 0; i < h.out.emitted.size(); ++i) {
+    const auto& e = h.out.emitted[i];
     std::vector<Value> from_anchors;
-    for (const Tuple* t : e.anchors) from_anchors.push_back(t->GetValue(1));
+    for (const Tuple* t : h.Anchored(i)) from_anchors.push_back(t->GetValue(1));
     std::vector<Value> from_row;
     for (const Value& v : e.values) {
       if (!v.IsNull()) from_row.push_back(v);

@@ -1,0 +1,64 @@
+#include "bolts/windowing/packed_row.h"
+
+#include "bolts/windowing/packed_values.h"
+
+namespace tempest::bolts {
+
+using namespace packed;  // NOLINT: the codec
+
+PackedRow PackedRow::Parse(const uint8_t* data) noexcept {
+  PackedRow r;
+  const uint8_t* p = data;
+  r.origin = static_cast<uint32_t>(GetVarint(p));
+  r.anchors = static_cast<uint32_t>(GetVarint(p));
+  r.anchor_bytes = p;
+  p += 16 * std::size_t{r.anchors};
+  r.field_count = static_cast<uint32_t>(GetVarint(p));
+  r.fields = p;
+  return r;
+}
+
+void PackedRow::Append(const topology::Tuple& t, uint32_t origin, std::string& out) {
+  PutVarint(out, origin);
+  const topology::AckMeta& ack = t.ack();
+  PutVarint(out, ack.anchors.size());
+  if (!ack.anchors.empty()) {
+    char word[8];
+    for (const topology::AckMeta::Anchor& a : ack.anchors) {
+      std::memcpy(word, &a.root, 8);
+      out.append(word, 8);
+      const uint64_t pending = a.edge ^ ack.ack_val;
+      std::memcpy(word, &pending, 8);
+      out.append(word, 8);
+    }
+  }
+  PutVarint(out, t.size());
+  for (const topology::Value& v : t.GetValues()) Pack(v, out);
+}
+
+void PackedRow::LoadAck(topology::AckMeta& out) const {
+  out.anchors.resize(anchors);
+  for (uint32_t i = 0; i < anchors; ++i) {
+    std::memcpy(&out.anchors[i].root, anchor_bytes + 16 * std::size_t{i}, 8);
+    std::memcpy(&out.anchors[i].edge, anchor_bytes + 16 * std::size_t{i} + 8, 8);
+  }
+  out.ack_val = 0;
+}
+
+void PackedRow::FoldAckVal(uint64_t v) const noexcept {
+  auto* p = const_cast<uint8_t*>(anchor_bytes) + 8;
+  for (uint32_t i = 0; i < anchors; ++i, p += 16) {
+    uint64_t pending;
+    std::memcpy(&pending, p, 8);
+    pending ^= v;
+    std::memcpy(p, &pending, 8);
+  }
+}
+
+void PackedRow::UnpackValues(topology::Values& out) const {
+  out.resize(field_count);
+  const uint8_t* p = fields;
+  for (topology::Value& v : out) UnpackValue(p, v);
+}
+
+}  // namespace tempest::bolts

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "topology/tuple.h"
+
+// A held tuple, packed: what a packed window keeps of each tuple instead of a Tuple.
+//   varint origin         the window's (schema, source task) table: the stream it came on
+//   varint anchors        n: its ack anchors (Storm's message id)
+//   n x (u64 root, u64 pending)
+//   varint field count, then the fields packed (packed_values.h)
+// `pending` is what the ack of that root will carry: the anchor's edge XOR the edges emitted
+// anchored to the tuple so far (its ack value), kept as one word instead of two.
+// Internal to the windowed bolts and the join.
+namespace tempest::bolts {
+
+struct PackedRow {
+  uint32_t origin = 0;
+  uint32_t anchors = 0;
+  const uint8_t* anchor_bytes = nullptr;  // n x (root, pending)
+  const uint8_t* fields = nullptr;
+  uint32_t field_count = 0;
+
+  // Parses the header of the row at `data`.
+  static PackedRow Parse(const uint8_t* data) noexcept;
+  // Appends `t` packed, with `origin`, to `out`.
+  static void Append(const topology::Tuple& t, uint32_t origin, std::string& out);
+
+  // The first anchor's root (a held tuple's identity for failing it); false if it has none.
+  bool FirstRoot(uint64_t& out) const noexcept {
+    if (anchors == 0) return false;
+    std::memcpy(&out, anchor_bytes, 8);
+    return true;
+  }
+  // The row's ack metadata into `out`, equivalent to the tuple's: each anchor's edge is its
+  // pending word and the ack value 0 (an ack sends edge ^ ack value per root).
+  void LoadAck(topology::AckMeta& out) const;
+  // Folds an ack value gained since LoadAck (edges of emits anchored to it) into every pending
+  // word. The row's bytes are the caller's, writable.
+  void FoldAckVal(uint64_t v) const noexcept;
+  // The values into `out` (resized to the field count; strings reuse their buffers).
+  void UnpackValues(topology::Values& out) const;
+};
+
+}  // namespace tempest::bolts

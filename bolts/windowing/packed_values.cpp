@@ -1,0 +1,208 @@
+#include "bolts/windowing/packed_values.h"
+
+#include <cstring>
+
+namespace tempest::bolts::packed {
+
+using topology::Value;
+
+void PutVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+static void PutBytes(std::string& out, Tag tag, const std::string& s) {
+  out.push_back(static_cast<char>(tag));
+  PutVarint(out, s.size());
+  out.append(s);
+}
+
+void Pack(const Value& v, std::string& out) {
+  switch (v.type()) {
+    case topology::ValueType::kNull:
+      out.push_back(static_cast<char>(kNull));
+      return;
+    case topology::ValueType::kBool:
+      out.push_back(static_cast<char>(v.AsBool() ? kTrue : kFalse));
+      return;
+    case topology::ValueType::kInt:
+      out.push_back(static_cast<char>(kInt));
+      PutVarint(out, ZigZag(*v.IfInt()));
+      return;
+    case topology::ValueType::kDouble: {
+      out.push_back(static_cast<char>(kDouble));
+      char bytes[sizeof(double)];
+      std::memcpy(bytes, v.IfDouble(), sizeof(double));
+      out.append(bytes, sizeof(double));
+      return;
+    }
+    case topology::ValueType::kString:
+      PutBytes(out, kString, *v.IfString());
+      return;
+    case topology::ValueType::kBytes:
+      PutBytes(out, kBytes, v.AsBytes().data);
+      return;
+    case topology::ValueType::kList:
+      out.push_back(static_cast<char>(kList));
+      PutVarint(out, v.AsList().size());
+      for (const Value& e : v.AsList()) Pack(e, out);
+      return;
+    case topology::ValueType::kMap:
+      out.push_back(static_cast<char>(kMap));
+      PutVarint(out, v.AsMap().size());
+      for (const auto& [k, e] : v.AsMap()) {
+        Pack(k, out);
+        Pack(e, out);
+      }
+      return;
+  }
+}
+
+static std::string_view GetBytes(const uint8_t*& p) noexcept {
+  const uint64_t n = GetVarint(p);
+  const std::string_view s(reinterpret_cast<const char*>(p), n);
+  p += n;
+  return s;
+}
+
+// Rebuilds a packed value into `out`, reusing what it holds where it can (a string's buffer).
+void UnpackValue(const uint8_t*& p, Value& out) {
+  switch (static_cast<Tag>(*p++)) {
+    case kNull:
+      out = Value();
+      return;
+    case kFalse:
+      out = Value(false);
+      return;
+    case kTrue:
+      out = Value(true);
+      return;
+    case kInt:
+      out = Value(UnZigZag(GetVarint(p)));
+      return;
+    case kDouble: {
+      double d;
+      std::memcpy(&d, p, sizeof d);
+      p += sizeof d;
+      out = Value(d);
+      return;
+    }
+    case kString:
+      out.AssignString(GetBytes(p));
+      return;
+    case kBytes:
+      out = Value(topology::Bytes{std::string(GetBytes(p))});
+      return;
+    case kList: {
+      topology::List list(GetVarint(p));
+      for (Value& e : list) UnpackValue(p, e);
+      out = Value(std::move(list));
+      return;
+    }
+    case kMap: {
+      topology::Map map(GetVarint(p));
+      for (auto& [k, e] : map) {
+        UnpackValue(p, k);
+        UnpackValue(p, e);
+      }
+      out = Value(std::move(map));
+      return;
+    }
+  }
+}
+
+void Skip(const uint8_t*& p) noexcept {
+  switch (static_cast<Tag>(*p++)) {
+    case kNull:
+    case kFalse:
+    case kTrue:
+      return;
+    case kInt:
+      GetVarint(p);
+      return;
+    case kDouble:
+      p += sizeof(double);
+      return;
+    case kString:
+    case kBytes:
+      GetBytes(p);
+      return;
+    case kList:
+      for (uint64_t n = GetVarint(p); n > 0; --n) Skip(p);
+      return;
+    case kMap:
+      for (uint64_t n = 2 * GetVarint(p); n > 0; --n) Skip(p);
+      return;
+  }
+}
+
+// Whether the packed value at `p` equals `v` as Value's == has it (so 0.0 == -0.0 and NaN matches
+// nothing, which comparing bytes would get wrong); on true, `p` is past it.
+bool PackedEquals(const uint8_t*& p, const Value& v) noexcept {
+  const auto tag = static_cast<Tag>(*p++);
+  switch (v.type()) {
+    case topology::ValueType::kNull:
+      return tag == kNull;
+    case topology::ValueType::kBool:
+      return tag == (v.AsBool() ? kTrue : kFalse);
+    case topology::ValueType::kInt:
+      return tag == kInt && UnZigZag(GetVarint(p)) == *v.IfInt();
+    case topology::ValueType::kDouble: {
+      if (tag != kDouble) return false;
+      double d;
+      std::memcpy(&d, p, sizeof d);
+      p += sizeof d;
+      return d == *v.IfDouble();
+    }
+    case topology::ValueType::kString:
+      return tag == kString && GetBytes(p) == *v.IfString();
+    case topology::ValueType::kBytes:
+      return tag == kBytes && GetBytes(p) == v.AsBytes().data;
+    case topology::ValueType::kList: {
+      if (tag != kList || GetVarint(p) != v.AsList().size()) return false;
+      for (const Value& e : v.AsList()) {
+        if (!PackedEquals(p, e)) return false;
+      }
+      return true;
+    }
+    case topology::ValueType::kMap: {
+      if (tag != kMap || GetVarint(p) != v.AsMap().size()) return false;
+      for (const auto& [k, e] : v.AsMap()) {
+        if (!PackedEquals(p, k) || !PackedEquals(p, e)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+const uint8_t* FindPath(const uint8_t* fields, uint32_t count, int index,
+                        const std::vector<std::string>& path) noexcept {
+  if (index < 0 || static_cast<uint32_t>(index) >= count) return nullptr;
+  const uint8_t* p = fields;
+  for (int i = 0; i < index; ++i) Skip(p);
+  for (std::size_t step = 1; step < path.size(); ++step) {
+    if (*p != kMap) return nullptr;
+    ++p;
+    const uint8_t* found = nullptr;
+    for (uint64_t n = GetVarint(p); n > 0 && found == nullptr; --n) {
+      const bool is_key = *p == kString;
+      if (is_key) {
+        ++p;
+        const std::string_view k = GetBytes(p);
+        if (k == path[step]) found = p;
+      } else {
+        Skip(p);
+      }
+      if (found == nullptr) Skip(p);
+    }
+    if (found == nullptr) return nullptr;
+    p = found;
+  }
+  return p;
+}
+
+}  // namespace tempest::bolts::packed

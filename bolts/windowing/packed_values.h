@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/value.h"
+
+// The packed form of values that bolts hold for a long time (a window's tuples, a join's stored
+// rows): a tag byte per value, then its payload — ints as zigzag varints, doubles their 8 bytes,
+// strings and bytes a varint length and the bytes, lists and maps a varint count and their
+// elements. A 4-field row of GeneratorSpout's shape packs into about 30 bytes, where a Tuple
+// holding it takes 248 plus the string's heap block. Internal to the bolts.
+namespace tempest::bolts::packed {
+
+enum Tag : uint8_t { kNull, kFalse, kTrue, kInt, kDouble, kString, kBytes, kList, kMap };
+
+void PutVarint(std::string& out, uint64_t v);
+inline uint8_t* PutVarint(uint8_t* p, uint64_t v) noexcept {
+  while (v >= 0x80) {
+    *p++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(v);
+  return p;
+}
+inline uint64_t GetVarint(const uint8_t*& p) noexcept {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t b = *p++;
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (b < 0x80) return v;
+  }
+}
+inline std::size_t VarintSize(uint64_t v) noexcept {
+  std::size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+inline uint64_t ZigZag(int64_t v) noexcept {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t UnZigZag(uint64_t v) noexcept {
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+
+// Appends `v` packed.
+void Pack(const topology::Value& v, std::string& out);
+// Rebuilds the packed value at `p` into `out`, reusing what it holds where it can (a string's
+// buffer); `p` ends past it.
+void UnpackValue(const uint8_t*& p, topology::Value& out);
+// Moves `p` past the packed value at it.
+void Skip(const uint8_t*& p) noexcept;
+// Whether the packed value at `p` equals `v` as Value's == has it (so 0.0 == -0.0 and NaN matches
+// nothing, which comparing bytes would get wrong); on true, `p` is past it.
+bool PackedEquals(const uint8_t*& p, const topology::Value& v) noexcept;
+
+// The packed value at `path` in a row of `count` packed fields starting at `fields`: the field
+// at `index` (-1: none), then per further step the value of that string key in a map (as
+// LookupPath does for tuples); nullptr when a step is missing or a non-final step is not a map.
+const uint8_t* FindPath(const uint8_t* fields, uint32_t count, int index,
+                        const std::vector<std::string>& path) noexcept;
+
+}  // namespace tempest::bolts::packed

@@ -1,0 +1,121 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace tempest::bolts {
+
+// Where a held row is: its chunk and its offset in it. Trivially copyable, 4 bytes (a window
+// event with its time stamp and mark then takes 16).
+struct HeldRow {
+  uint16_t chunk = 0;
+  uint16_t offset = 0;
+};
+
+// Rows of bytes kept back to back in 64 KiB chunks, each chunk freed when its last row is
+// released. A window releases its rows roughly in arrival order, so a chunk empties soon after
+// the window moves past it, and a row costs its bytes (not a heap block with its header and
+// rounding). One spare chunk is kept, so a tumbling window does not go back to malloc per chunk.
+// A row larger than a chunk gets a chunk of its own. At most 65,536 chunks (4 GiB of rows of up
+// to a chunk each) are held at once. Single-threaded.
+class RowArena {
+ public:
+  static constexpr uint32_t kChunkBytes = 64 * 1024;
+
+  RowArena() = default;
+  RowArena(const RowArena&) = delete;
+  RowArena& operator=(const RowArena&) = delete;
+  ~RowArena() {
+    for (Chunk& c : chunks_) std::free(c.data);
+    std::free(spare_);
+  }
+
+  // `n` bytes, uninitialised, valid until Release.
+  std::pair<HeldRow, uint8_t*> Allocate(std::size_t n) {
+    if (current_ == kNone || chunks_[current_].cap - chunks_[current_].used < n) NewChunk(n);
+    Chunk& c = chunks_[current_];
+    const HeldRow at{static_cast<uint16_t>(current_), static_cast<uint16_t>(c.used)};
+    uint8_t* data = c.data + c.used;
+    c.used += static_cast<uint32_t>(n);
+    ++c.live;
+    return {at, data};
+  }
+
+  uint8_t* Data(HeldRow r) noexcept { return chunks_[r.chunk].data + r.offset; }
+  const uint8_t* Data(HeldRow r) const noexcept { return chunks_[r.chunk].data + r.offset; }
+
+  void Release(HeldRow r) noexcept {
+    Chunk& c = chunks_[r.chunk];
+    if (--c.live > 0) return;
+    if (r.chunk == current_) {
+      c.used = 0;  // empty: fill it again from the start
+      return;
+    }
+    Recycle(r.chunk);
+  }
+
+  // Chunks holding rows (for tests and gauges).
+  std::size_t chunks_in_use() const noexcept { return chunks_.size() - free_slots_.size(); }
+
+ private:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  struct Chunk {
+    uint8_t* data = nullptr;
+    uint32_t used = 0;
+    uint32_t cap = 0;
+    uint32_t live = 0;  // rows not released
+  };
+
+  void NewChunk(std::size_t n) {
+    if (n > std::numeric_limits<uint32_t>::max()) throw std::length_error("a row over 4 GiB");
+    if (current_ != kNone && chunks_[current_].live == 0) Recycle(current_);
+    const uint32_t cap = n > kChunkBytes ? static_cast<uint32_t>(n) : kChunkBytes;
+    uint8_t* data = nullptr;
+    if (cap == kChunkBytes && spare_ != nullptr) {
+      data = std::exchange(spare_, nullptr);
+    } else {
+      data = static_cast<uint8_t*>(std::malloc(cap));
+      if (data == nullptr) throw std::bad_alloc();
+    }
+    uint32_t slot = 0;
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      if (chunks_.size() > std::numeric_limits<uint16_t>::max()) {
+        std::free(data);
+        throw std::length_error(
+            "a packed window holds at most 65,536 chunks of rows (4 GiB of rows)");
+      }
+      slot = static_cast<uint32_t>(chunks_.size());
+      chunks_.emplace_back();
+      free_slots_.reserve(chunks_.size());  // Recycle (noexcept) never allocates
+    }
+    chunks_[slot] = Chunk{data, 0, cap, 0};
+    current_ = slot;
+  }
+
+  void Recycle(uint32_t slot) noexcept {
+    Chunk& c = chunks_[slot];
+    if (c.cap == kChunkBytes && spare_ == nullptr) {
+      spare_ = c.data;
+    } else {
+      std::free(c.data);
+    }
+    c = Chunk{};
+    if (slot == current_) current_ = kNone;
+    free_slots_.push_back(slot);
+  }
+
+  std::vector<Chunk> chunks_;
+  std::vector<uint32_t> free_slots_;
+  uint32_t current_ = kNone;
+  uint8_t* spare_ = nullptr;
+};
+
+}  // namespace tempest::bolts
