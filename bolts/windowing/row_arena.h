@@ -37,9 +37,15 @@ class RowArena {
 
   // `n` bytes, uninitialised, valid until Release.
   std::pair<HeldRow, uint8_t*> Allocate(std::size_t n) {
-    if (current_ == kNone || chunks_[current_].cap - chunks_[current_].used < n) NewChunk(n);
-    Chunk& c = chunks_[current_];
-    const HeldRow at{static_cast<uint16_t>(current_), static_cast<uint16_t>(c.used)};
+    uint32_t slot = current_;
+    if (n > kChunkBytes) {
+      slot = NewChunk(n);  // its own, never the one being filled
+    } else if (current_ == kNone || chunks_[current_].cap - chunks_[current_].used < n) {
+      if (current_ != kNone && chunks_[current_].live == 0) Recycle(current_);
+      slot = current_ = NewChunk(kChunkBytes);
+    }
+    Chunk& c = chunks_[slot];
+    const HeldRow at{static_cast<uint16_t>(slot), static_cast<uint16_t>(c.used)};
     uint8_t* data = c.data + c.used;
     c.used += static_cast<uint32_t>(n);
     ++c.live;
@@ -71,10 +77,10 @@ class RowArena {
     uint32_t live = 0;  // rows not released
   };
 
-  void NewChunk(std::size_t n) {
-    if (n > std::numeric_limits<uint32_t>::max()) throw std::length_error("a row over 4 GiB");
-    if (current_ != kNone && chunks_[current_].live == 0) Recycle(current_);
-    const uint32_t cap = n > kChunkBytes ? static_cast<uint32_t>(n) : kChunkBytes;
+  // A chunk of `cap` bytes (kChunkBytes, or a large row's size); returns its slot.
+  uint32_t NewChunk(std::size_t size) {
+    if (size > std::numeric_limits<uint32_t>::max()) throw std::length_error("a row over 4 GiB");
+    const auto cap = static_cast<uint32_t>(size);
     uint8_t* data = nullptr;
     if (cap == kChunkBytes && spare_ != nullptr) {
       data = std::exchange(spare_, nullptr);
@@ -97,7 +103,7 @@ class RowArena {
       free_slots_.reserve(chunks_.size());  // Recycle (noexcept) never allocates
     }
     chunks_[slot] = Chunk{data, 0, cap, 0};
-    current_ = slot;
+    return slot;
   }
 
   void Recycle(uint32_t slot) noexcept {

@@ -1,0 +1,183 @@
+// The packed form a window holds its tuples in: values round-trip exactly, paths find nested
+// values as LookupPath does, ack metadata acks as the tuple would, and the arena gives chunks
+// back as their rows are released.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "bolts/join/field_selector.h"
+#include "bolts/windowing/packed_row.h"
+#include "bolts/windowing/packed_values.h"
+#include "bolts/windowing/row_arena.h"
+
+namespace tempest::bolts {
+namespace {
+
+using topology::Tuple;
+using topology::Value;
+using topology::Values;
+
+Values Mixed() {
+  topology::Map inner = {{Value("userId"), Value(int64_t{42})}, {Value(int64_t{7}), Value("x")}};
+  topology::Map outer = {{Value("a"), Value(1.5)}, {Value("inner"), Value(std::move(inner))}};
+  return {Value(),
+          Value(true),
+          Value(false),
+          Value(int64_t{-1}),
+          Value(std::numeric_limits<int64_t>::min()),
+          Value(std::numeric_limits<int64_t>::max()),
+          Value(-0.0),
+          Value(std::string(300, 'y')),
+          Value(topology::Bytes{std::string("\0\1\2", 3)}),
+          Value(topology::List{Value(int64_t{1}), Value("two")}),
+          Value(std::move(outer))};
+}
+
+TEST(PackedRowTest, ValuesAndAckMetadataRoundTrip) {
+  Tuple t(nullptr, 3, Mixed());
+  t.mutable_ack().anchors = {{11, 0xA0}, {12, 0xB0}};
+  t.mutable_ack().ack_val = 0x0F;
+  std::string bytes;
+  PackedRow::Append(t, 5, bytes);
+  const PackedRow r = PackedRow::Parse(reinterpret_cast<const uint8_t*>(bytes.data()));
+  EXPECT_EQ(r.origin, 5u);
+  EXPECT_EQ(r.field_count, t.size());
+  Values back;
+  r.UnpackValues(back);
+  EXPECT_EQ(back, t.GetValues());
+  // An ack sends edge ^ ack value per root: the same from the row as from the tuple.
+  topology::AckMeta ack;
+  r.LoadAck(ack);
+  ASSERT_EQ(ack.anchors.size(), 2u);
+  EXPECT_EQ(ack.anchors[0].root, 11u);
+  EXPECT_EQ(ack.anchors[0].edge ^ ack.ack_val, 0xA0u ^ 0x0F);
+  EXPECT_EQ(ack.anchors[1].edge ^ ack.ack_val, 0xB0u ^ 0x0F);
+  uint64_t root = 0;
+  ASSERT_TRUE(r.FirstRoot(root));
+  EXPECT_EQ(root, 11u);
+  // Emits anchored to it XOR their edges in; folding keeps every root's word right.
+  r.FoldAckVal(0x300);
+  r.FoldAckVal(0x050);
+  PackedRow::Parse(reinterpret_cast<const uint8_t*>(bytes.data())).LoadAck(ack);
+  EXPECT_EQ(ack.anchors[0].edge ^ ack.ack_val, 0xA0u ^ 0x0F ^ 0x300 ^ 0x050);
+  EXPECT_EQ(ack.anchors[1].edge ^ ack.ack_val, 0xB0u ^ 0x0F ^ 0x300 ^ 0x050);
+}
+
+TEST(PackedRowTest, AnUntrackedTupleHasNoAnchors) {
+  std::string bytes;
+  PackedRow::Append(Tuple(nullptr, 1, Values{Value(int64_t{1})}), 0, bytes);
+  const PackedRow r = PackedRow::Parse(reinterpret_cast<const uint8_t*>(bytes.data()));
+  uint64_t root = 0;
+  EXPECT_FALSE(r.FirstRoot(root));
+  topology::AckMeta ack;
+  r.LoadAck(ack);
+  EXPECT_TRUE(ack.anchors.empty());
+  EXPECT_EQ(bytes.size(), 5u);  // origin, anchors, count; int tag and its varint
+}
+
+TEST(PackedValuesTest, FindPathFindsWhatLookupPathFinds) {
+  const Tuple t(nullptr, 1, Mixed());
+  std::string bytes;
+  for (const Value& v : t.GetValues()) packed::Pack(v, bytes);
+  const auto* fields = reinterpret_cast<const uint8_t*>(bytes.data());
+  const auto count = static_cast<uint32_t>(t.size());
+  const std::vector<std::vector<std::string>> paths = {
+      {"f"}, {"f", "a"}, {"f", "inner"}, {"f", "inner", "userId"}, {"f", "inner", "7"},
+      {"f", "missing"}, {"f", "a", "deeper"}};
+  for (int index = -1; index <= static_cast<int>(count); ++index) {
+    for (const auto& path : paths) {
+      const Value* want = LookupPath(t, index, path);
+      const uint8_t* got = packed::FindPath(fields, count, index, path);
+      ASSERT_EQ(got != nullptr, want != nullptr) << index << " " << path.size();
+      if (want == nullptr) continue;
+      Value v;
+      packed::UnpackValue(got, v);
+      EXPECT_EQ(v, *want) << index << " " << path.size();
+    }
+  }
+}
+
+TEST(PackedValuesTest, PackedEqualsFollowsValueEquality) {
+  const std::vector<Value> values = {Value(0.0),
+                                     Value(-0.0),
+                                     Value(std::nan("")),
+                                     Value(int64_t{0}),
+                                     Value(false),
+                                     Value(),
+                                     Value(""),
+                                     Value("a"),
+                                     Value(topology::List{Value(0.0)}),
+                                     Value(topology::List{Value(-0.0)})};
+  for (const Value& a : values) {
+    std::string bytes;
+    packed::Pack(a, bytes);
+    for (const Value& b : values) {
+      const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+      EXPECT_EQ(packed::PackedEquals(p, b), a == b) << a.ToString() << " vs " << b.ToString();
+    }
+  }
+}
+
+TEST(RowArenaTest, RowsKeepTheirBytesAndChunksGoBackWhenEmpty) {
+  RowArena arena;
+  std::vector<std::pair<HeldRow, std::string>> rows;
+  std::mt19937 rng(7);
+  // About 10 chunks of rows of 1..200 bytes, each filled with its own pattern.
+  std::size_t bytes = 0;
+  for (int i = 0; bytes < 10 * RowArena::kChunkBytes; ++i) {
+    const std::size_t n = 1 + rng() % 200;
+    const std::string pattern(n, static_cast<char>('a' + i % 26));
+    const auto [row, at] = arena.Allocate(n);
+    std::memcpy(at, pattern.data(), n);
+    rows.emplace_back(row, pattern);
+    bytes += n;
+  }
+  EXPECT_GE(arena.chunks_in_use(), 10u);
+  EXPECT_LE(arena.chunks_in_use(), 11u);
+  // A row larger than a chunk gets one of its own.
+  const std::string big(RowArena::kChunkBytes + 10, 'Z');
+  const auto [big_row, big_at] = arena.Allocate(big.size());
+  std::memcpy(big_at, big.data(), big.size());
+  for (const auto& [row, pattern] : rows) {
+    ASSERT_EQ(std::string(reinterpret_cast<const char*>(arena.Data(row)), pattern.size()),
+              pattern);
+  }
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(arena.Data(big_row)), big.size()), big);
+  // Released in arrival order, as a window does: the chunks behind go back.
+  const std::size_t with_big = arena.chunks_in_use();
+  arena.Release(big_row);
+  EXPECT_EQ(arena.chunks_in_use(), with_big - 1);
+  for (std::size_t i = 0; i + 1 < rows.size(); ++i) arena.Release(rows[i].first);
+  EXPECT_EQ(arena.chunks_in_use(), 1u);  // the one holding the last row
+  arena.Release(rows.back().first);
+  EXPECT_EQ(arena.chunks_in_use(), 1u);  // the current chunk, empty, is filled again
+  // Freed slots are reused, and the bytes of new rows are their own.
+  const auto [again, again_at] = arena.Allocate(3);
+  std::memcpy(again_at, "new", 3);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(arena.Data(again)), 3), "new");
+  EXPECT_EQ(arena.chunks_in_use(), 1u);
+}
+
+TEST(RowArenaTest, AChunkWithOneLiveRowStaysUntilItIsReleased) {
+  RowArena arena;
+  const auto [first, first_at] = arena.Allocate(RowArena::kChunkBytes / 2);
+  (void)first_at;
+  const auto [second, second_at] = arena.Allocate(RowArena::kChunkBytes / 2);
+  std::memset(second_at, 'q', RowArena::kChunkBytes / 2);
+  const auto [third, third_at] = arena.Allocate(100);  // a new chunk
+  (void)third_at;
+  EXPECT_EQ(arena.chunks_in_use(), 2u);
+  arena.Release(first);
+  EXPECT_EQ(arena.chunks_in_use(), 2u);  // `second` still lives there
+  EXPECT_EQ(arena.Data(second)[RowArena::kChunkBytes / 2 - 1], 'q');
+  arena.Release(second);
+  EXPECT_EQ(arena.chunks_in_use(), 1u);
+  arena.Release(third);
+}
+
+}  // namespace
+}  // namespace tempest::bolts
