@@ -351,22 +351,24 @@ struct JoinBolt::State {
   }
 
   // One output row: `select`ed from the record's rows and anchored to exactly them. `picks`: the
-  // picks of record[last] when it is a match of the last join (read in select order).
-  void EmitRow(const Slot* record, std::size_t last, const uint8_t* picks) {
+  // picks of record[last] when it is a match of the last join, read in select order (the
+  // pointer ends past them).
+  void EmitRow(const Slot* record, std::size_t last, const uint8_t** picks) {
     topology::Values row;
     row.reserve(plan.select.size());
     for (std::size_t f = 0; f < plan.select.size(); ++f) {
       const SelectPlan& sel = plan.select[f];
       const Slot& slot = record[sel.input];
-      row.emplace_back();
-      if (slot.held == nullptr) continue;
-      if (picks != nullptr && sel.input == last) {
-        UnpackValue(picks, row.back());
-        continue;
+      if (slot.held == nullptr) {
+        row.emplace_back();
+      } else if (picks != nullptr && sel.input == last) {
+        packed::UnpackAppend(*picks, row);
+      } else if (const uint8_t* at = FindPath(slot.row.fields, slot.row.field_count,
+                                              slot.plan->select_index[f], sel.path)) {
+        packed::UnpackAppend(at, row);
+      } else {
+        row.emplace_back();
       }
-      const uint8_t* at =
-          FindPath(slot.row.fields, slot.row.field_count, slot.plan->select_index[f], sel.path);
-      if (at != nullptr) UnpackValue(at, row.back());
     }
     anchors.clear();
     for (std::size_t i = 0; i < plan.width; ++i) {
@@ -462,12 +464,13 @@ void JoinBolt::Execute(const PackedWindow& window) {
     JoinedTable& table = s.tables[j];
     const bool is_last = j == last;
     s.next_records.clear();
-    // `joined`: a matched row of the table (its picks at `picks` when is_last), or a padded one.
-    const auto out = [&](const Slot* rec, const Slot* joined, const uint8_t* picks) {
+    // A row read without the picks (an unmatched probe, a padded row of the table), or a record
+    // for the next join; `joined`: the table's row in it, if any.
+    const auto out = [&](const Slot* rec, const Slot* joined) {
       if (is_last) {
         std::copy(rec, rec + width, row.begin());
         row[j] = joined != nullptr ? *joined : Slot{};
-        s.EmitRow(row.data(), last, picks);
+        s.EmitRow(row.data(), last, nullptr);
         return;
       }
       const std::size_t at = s.next_records.size();
@@ -493,20 +496,29 @@ void JoinBolt::Execute(const PackedWindow& window) {
           has_key ? table.Find(window, s.by_origin, plan.keys[j], s.key.ref, HashKey(s.key.ref))
                   : -1;
       if (g < 0) {
-        if (keep_unmatched) out(rec, nullptr, nullptr);
+        if (keep_unmatched) out(rec, nullptr);
         return;
       }
       const JoinedTable::Group& group = table.groups[static_cast<std::size_t>(g)];
       const uint8_t* picks =
           is_last ? reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start
                   : nullptr;
-      for (uint32_t p = group.start; p < group.start + group.length; ++p) {
-        table.matched[p] = 1;
-        const Slot slot = joined_slot(p, !is_last);
-        out(rec, &slot, picks);
-        if (picks != nullptr) {
-          for (std::size_t n = s.last_picks.size(); n > 0; --n) packed::Skip(picks);
+      const uint32_t end = group.start + group.length;
+      if (is_last) {
+        // One row per match: only the joined slot changes, and EmitRow reads the picks on.
+        std::copy(rec, rec + width, row.begin());
+        for (uint32_t p = group.start; p < end; ++p) {
+          table.matched[p] = 1;
+          row[j] = Slot{};
+          row[j].held = table.rows[p];
+          s.EmitRow(row.data(), last, &picks);
         }
+        return;
+      }
+      for (uint32_t p = group.start; p < end; ++p) {
+        table.matched[p] = 1;
+        const Slot slot = joined_slot(p, true);
+        out(rec, &slot);
       }
     };
     if (j == 1) {
@@ -520,7 +532,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
       for (const uint32_t p : table.group_of) {
         if (table.matched[p] != 0) continue;
         const Slot slot = joined_slot(p, true);
-        out(none.data(), &slot, nullptr);
+        out(none.data(), &slot);
       }
     }
     if (!is_last) std::swap(s.records, s.next_records);

@@ -114,6 +114,27 @@ void UnpackValue(const uint8_t*& p, Value& out) {
   }
 }
 
+void UnpackAppend(const uint8_t*& p, topology::Values& out) {
+  switch (static_cast<Tag>(*p)) {
+    case kInt:
+      ++p;
+      out.emplace_back(UnZigZag(GetVarint(p)));
+      return;
+    case kNull:
+      ++p;
+      out.emplace_back();
+      return;
+    case kString:
+      ++p;
+      out.emplace_back(std::string(GetBytes(p)));
+      return;
+    default:
+      out.emplace_back();
+      UnpackValue(p, out.back());
+      return;
+  }
+}
+
 void Skip(const uint8_t*& p) noexcept {
   switch (static_cast<Tag>(*p++)) {
     case kNull:

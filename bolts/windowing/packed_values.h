@@ -53,6 +53,8 @@ void Pack(const topology::Value& v, std::string& out);
 // Rebuilds the packed value at `p` into `out`, reusing what it holds where it can (a string's
 // buffer); `p` ends past it.
 void UnpackValue(const uint8_t*& p, topology::Value& out);
+// Appends the packed value at `p` to `out`, constructed in place; `p` ends past it.
+void UnpackAppend(const uint8_t*& p, topology::Values& out);
 // Moves `p` past the packed value at it.
 void Skip(const uint8_t*& p) noexcept;
 // Whether the packed value at `p` equals `v` as Value's == has it (so 0.0 == -0.0 and NaN matches

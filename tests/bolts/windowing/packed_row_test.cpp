@@ -1,6 +1,8 @@
 // The packed form a window holds its tuples in: values round-trip exactly, paths find nested
 // values as LookupPath does, ack metadata acks as the tuple would, and the arena gives chunks
 // back as their rows are released.
+#include "bolts/windowing/packed_row.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 #include <string>
 
 #include "bolts/join/field_selector.h"
-#include "bolts/windowing/packed_row.h"
 #include "bolts/windowing/packed_values.h"
 #include "bolts/windowing/row_arena.h"
 
@@ -85,9 +86,13 @@ TEST(PackedValuesTest, FindPathFindsWhatLookupPathFinds) {
   for (const Value& v : t.GetValues()) packed::Pack(v, bytes);
   const auto* fields = reinterpret_cast<const uint8_t*>(bytes.data());
   const auto count = static_cast<uint32_t>(t.size());
-  const std::vector<std::vector<std::string>> paths = {
-      {"f"}, {"f", "a"}, {"f", "inner"}, {"f", "inner", "userId"}, {"f", "inner", "7"},
-      {"f", "missing"}, {"f", "a", "deeper"}};
+  const std::vector<std::vector<std::string>> paths = {{"f"},
+                                                       {"f", "a"},
+                                                       {"f", "inner"},
+                                                       {"f", "inner", "userId"},
+                                                       {"f", "inner", "7"},
+                                                       {"f", "missing"},
+                                                       {"f", "a", "deeper"}};
   for (int index = -1; index <= static_cast<int>(count); ++index) {
     for (const auto& path : paths) {
       const Value* want = LookupPath(t, index, path);
@@ -99,6 +104,17 @@ TEST(PackedValuesTest, FindPathFindsWhatLookupPathFinds) {
       EXPECT_EQ(v, *want) << index << " " << path.size();
     }
   }
+}
+
+TEST(PackedValuesTest, UnpackAppendBuildsTheSameValuesAsUnpackValue) {
+  const Values values = Mixed();
+  std::string bytes;
+  for (const Value& v : values) packed::Pack(v, bytes);
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  Values back;
+  for (std::size_t i = 0; i < values.size(); ++i) packed::UnpackAppend(p, back);
+  EXPECT_EQ(back, values);
+  EXPECT_EQ(p, reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size());
 }
 
 TEST(PackedValuesTest, PackedEqualsFollowsValueEquality) {
@@ -143,8 +159,7 @@ TEST(RowArenaTest, RowsKeepTheirBytesAndChunksGoBackWhenEmpty) {
   const auto [big_row, big_at] = arena.Allocate(big.size());
   std::memcpy(big_at, big.data(), big.size());
   for (const auto& [row, pattern] : rows) {
-    ASSERT_EQ(std::string(reinterpret_cast<const char*>(arena.Data(row)), pattern.size()),
-              pattern);
+    ASSERT_EQ(std::string(reinterpret_cast<const char*>(arena.Data(row)), pattern.size()), pattern);
   }
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(arena.Data(big_row)), big.size()), big);
   // Released in arrival order, as a window does: the chunks behind go back.
