@@ -18,22 +18,32 @@ PackedRow PackedRow::Parse(const uint8_t* data) noexcept {
   return r;
 }
 
-void PackedRow::Append(const topology::Tuple& t, uint32_t origin, std::string& out) {
-  PutVarint(out, origin);
+std::size_t PackedRow::Size(const topology::Tuple& t, uint32_t origin) noexcept {
   const topology::AckMeta& ack = t.ack();
-  PutVarint(out, ack.anchors.size());
-  if (!ack.anchors.empty()) {
-    char word[8];
-    for (const topology::AckMeta::Anchor& a : ack.anchors) {
-      std::memcpy(word, &a.root, 8);
-      out.append(word, 8);
-      const uint64_t pending = a.edge ^ ack.ack_val;
-      std::memcpy(word, &pending, 8);
-      out.append(word, 8);
-    }
+  std::size_t n = VarintSize(origin) + VarintSize(ack.anchors.size()) + 16 * ack.anchors.size() +
+                  VarintSize(t.size());
+  for (const topology::Value& v : t.GetValues()) n += PackedSize(v);
+  return n;
+}
+
+void PackedRow::Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept {
+  const topology::AckMeta& ack = t.ack();
+  uint8_t* p = PutVarint(at, origin);
+  p = PutVarint(p, ack.anchors.size());
+  for (const topology::AckMeta::Anchor& a : ack.anchors) {
+    const uint64_t pending = a.edge ^ ack.ack_val;
+    std::memcpy(p, &a.root, 8);
+    std::memcpy(p + 8, &pending, 8);
+    p += 16;
   }
-  PutVarint(out, t.size());
-  for (const topology::Value& v : t.GetValues()) Pack(v, out);
+  p = PutVarint(p, t.size());
+  for (const topology::Value& v : t.GetValues()) p = PackTo(p, v);
+}
+
+void PackedRow::Append(const topology::Tuple& t, uint32_t origin, std::string& out) {
+  const std::size_t at = out.size();
+  out.resize(at + Size(t, origin));
+  Write(t, origin, reinterpret_cast<uint8_t*>(out.data()) + at);
 }
 
 void PackedRow::LoadAck(topology::AckMeta& out) const {

@@ -25,6 +25,9 @@ struct PackedRow {
 
   // Parses the header of the row at `data`.
   static PackedRow Parse(const uint8_t* data) noexcept;
+  // The bytes of `t` packed with `origin`; Write writes them at `at`.
+  static std::size_t Size(const topology::Tuple& t, uint32_t origin) noexcept;
+  static void Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept;
   // Appends `t` packed, with `origin`, to `out`.
   static void Append(const topology::Tuple& t, uint32_t origin, std::string& out);
 

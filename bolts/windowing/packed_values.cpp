@@ -14,51 +14,81 @@ void PutVarint(std::string& out, uint64_t v) {
   out.push_back(static_cast<char>(v));
 }
 
-static void PutBytes(std::string& out, Tag tag, const std::string& s) {
-  out.push_back(static_cast<char>(tag));
-  PutVarint(out, s.size());
-  out.append(s);
+std::size_t PackedSize(const Value& v) noexcept {
+  switch (v.type()) {
+    case topology::ValueType::kNull:
+    case topology::ValueType::kBool:
+      return 1;
+    case topology::ValueType::kInt:
+      return 1 + VarintSize(ZigZag(*v.IfInt()));
+    case topology::ValueType::kDouble:
+      return 1 + sizeof(double);
+    case topology::ValueType::kString:
+      return 1 + VarintSize(v.IfString()->size()) + v.IfString()->size();
+    case topology::ValueType::kBytes:
+      return 1 + VarintSize(v.AsBytes().data.size()) + v.AsBytes().data.size();
+    case topology::ValueType::kList: {
+      std::size_t n = 1 + VarintSize(v.AsList().size());
+      for (const Value& e : v.AsList()) n += PackedSize(e);
+      return n;
+    }
+    case topology::ValueType::kMap: {
+      std::size_t n = 1 + VarintSize(v.AsMap().size());
+      for (const auto& [k, e] : v.AsMap()) n += PackedSize(k) + PackedSize(e);
+      return n;
+    }
+  }
+  return 1;
+}
+
+namespace {
+
+uint8_t* PutBytes(uint8_t* p, Tag tag, const std::string& s) noexcept {
+  *p++ = tag;
+  p = PutVarint(p, s.size());
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
+}  // namespace
+
+uint8_t* PackTo(uint8_t* p, const Value& v) noexcept {
+  switch (v.type()) {
+    case topology::ValueType::kNull:
+      *p++ = kNull;
+      return p;
+    case topology::ValueType::kBool:
+      *p++ = v.AsBool() ? kTrue : kFalse;
+      return p;
+    case topology::ValueType::kInt:
+      *p++ = kInt;
+      return PutVarint(p, ZigZag(*v.IfInt()));
+    case topology::ValueType::kDouble:
+      *p++ = kDouble;
+      std::memcpy(p, v.IfDouble(), sizeof(double));
+      return p + sizeof(double);
+    case topology::ValueType::kString:
+      return PutBytes(p, kString, *v.IfString());
+    case topology::ValueType::kBytes:
+      return PutBytes(p, kBytes, v.AsBytes().data);
+    case topology::ValueType::kList:
+      *p++ = kList;
+      p = PutVarint(p, v.AsList().size());
+      for (const Value& e : v.AsList()) p = PackTo(p, e);
+      return p;
+    case topology::ValueType::kMap:
+      *p++ = kMap;
+      p = PutVarint(p, v.AsMap().size());
+      for (const auto& [k, e] : v.AsMap()) p = PackTo(PackTo(p, k), e);
+      return p;
+  }
+  return p;
 }
 
 void Pack(const Value& v, std::string& out) {
-  switch (v.type()) {
-    case topology::ValueType::kNull:
-      out.push_back(static_cast<char>(kNull));
-      return;
-    case topology::ValueType::kBool:
-      out.push_back(static_cast<char>(v.AsBool() ? kTrue : kFalse));
-      return;
-    case topology::ValueType::kInt:
-      out.push_back(static_cast<char>(kInt));
-      PutVarint(out, ZigZag(*v.IfInt()));
-      return;
-    case topology::ValueType::kDouble: {
-      out.push_back(static_cast<char>(kDouble));
-      char bytes[sizeof(double)];
-      std::memcpy(bytes, v.IfDouble(), sizeof(double));
-      out.append(bytes, sizeof(double));
-      return;
-    }
-    case topology::ValueType::kString:
-      PutBytes(out, kString, *v.IfString());
-      return;
-    case topology::ValueType::kBytes:
-      PutBytes(out, kBytes, v.AsBytes().data);
-      return;
-    case topology::ValueType::kList:
-      out.push_back(static_cast<char>(kList));
-      PutVarint(out, v.AsList().size());
-      for (const Value& e : v.AsList()) Pack(e, out);
-      return;
-    case topology::ValueType::kMap:
-      out.push_back(static_cast<char>(kMap));
-      PutVarint(out, v.AsMap().size());
-      for (const auto& [k, e] : v.AsMap()) {
-        Pack(k, out);
-        Pack(e, out);
-      }
-      return;
-  }
+  const std::size_t at = out.size();
+  out.resize(at + PackedSize(v));
+  PackTo(reinterpret_cast<uint8_t*>(out.data()) + at, v);
 }
 
 static std::string_view GetBytes(const uint8_t*& p) noexcept {

@@ -48,6 +48,9 @@ inline int64_t UnZigZag(uint64_t v) noexcept {
   return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
 }
 
+// The bytes `v` packs into; PackTo writes them at `p` and returns the end.
+std::size_t PackedSize(const topology::Value& v) noexcept;
+uint8_t* PackTo(uint8_t* p, const topology::Value& v) noexcept;
 // Appends `v` packed.
 void Pack(const topology::Value& v, std::string& out);
 // Rebuilds the packed value at `p` into `out`, reusing what it holds where it can (a string's

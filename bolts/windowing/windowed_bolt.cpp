@@ -367,11 +367,10 @@ class WindowedBoltAdapter final
   }
 
   HeldRow PackRow(const Tuple& t) {
-    packing_.clear();
-    PackedRow::Append(t, OriginOf(t), packing_);
+    const uint32_t origin = OriginOf(t);
+    const auto [row, at] = arena_.Allocate(PackedRow::Size(t, origin));
+    PackedRow::Write(t, origin, at);
     if (!t.ack().anchors.empty()) ++tracked_rows_;
-    const auto [row, at] = arena_.Allocate(packing_.size());
-    std::memcpy(at, packing_.data(), packing_.size());
     return row;
   }
 
@@ -460,8 +459,7 @@ class WindowedBoltAdapter final
   RowArena arena_;
   std::vector<RowOrigin> origins_;
   uint32_t last_origin_ = 0;
-  std::size_t tracked_rows_ = 0;  // held rows with ack anchors
-  std::string packing_;
+  std::size_t tracked_rows_ = 0;        // held rows with ack anchors
   Tuple released_;                      // a released row's ack metadata
   std::vector<PackedRow> anchor_rows_;  // an emit's tracked anchors
   std::vector<Tuple> anchor_tuples_;    // their ack metadata, for the runtime
