@@ -27,6 +27,10 @@ void ValidateJoinClauses(const JoinFrom& from, const std::vector<JoinClause>& jo
     throw std::invalid_argument(fmt::format("'{}' needs a join key", from.name));
   std::vector<std::pair<std::string, std::size_t>> declared = {{from.name, from.key.size()}};
   for (const std::string& k : from.key) FieldSelector::ForInput(from.name, k);
+  if (joins.size() >= kMaxJoinInputs) {
+    throw std::invalid_argument(fmt::format("a join takes at most {} inputs; this one has {}",
+                                            kMaxJoinInputs, joins.size() + 1));
+  }
   for (const JoinClause& j : joins) {
     for (const auto& [name, parts] : declared) {
       if (name == j.name) {
@@ -306,6 +310,7 @@ struct JoinBolt::State {
   std::vector<JoinedTable> tables;          // by input position; [0] unused (the probe side)
   std::vector<Slot> records, next_records;  // flat, `width` per record (joins before the last)
   std::vector<const InputPlan*> by_origin;  // the window's row origins: their input's plan
+  std::vector<uint8_t> position_of;         // by window row: its input's position + 1, or 0
   std::vector<uint8_t> origin_known;        // by origin: whether by_origin holds its answer
   std::vector<std::string> reported;        // unknown inputs already reported
   std::vector<const HeldRow*> anchors;
@@ -413,9 +418,15 @@ void JoinBolt::Execute(const PackedWindow& window) {
   for (JoinedTable& t : s.tables) t.Clear();
 
   // Build: every joined input's rows go into their table (the first input's are the probes).
-  for (const HeldRow* held : window.Get()) {
+  // Each row's input is noted (position + 1; 0: not in the join), so the later passes only
+  // read the rows they need.
+  const PackedWindow::Rows rows = window.Get();
+  s.position_of.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const HeldRow* held = rows[i];
     const PackedRow r = window.Row(*held);
     const InputPlan* p = s.PlanOf(window, *held, r, config_.selector);
+    s.position_of[i] = p == nullptr ? 0 : static_cast<uint8_t>(p->position + 1);
     if (p == nullptr || p->position == 0) continue;
     uint32_t pick_bytes = 0;
     if (p->position == last) {
@@ -427,27 +438,26 @@ void JoinBolt::Execute(const PackedWindow& window) {
   }
   for (std::size_t j = 1; j < width; ++j) s.tables[j].Layout(j == last);
   if (width > 1) {
-    for (const HeldRow* held : window.Get()) {
-      const PackedRow r = window.Row(*held);
-      const InputPlan* p = s.by_origin[r.origin];
-      if (p == nullptr || p->position == 0) continue;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (s.position_of[i] <= 1) continue;
+      const std::size_t j = s.position_of[i] - 1u;
       std::string_view pick;
-      if (p->position == last) {
-        s.Pick(r, *p);
+      if (j == last) {
+        const PackedRow r = window.Row(*rows[i]);
+        s.Pick(r, *s.by_origin[r.origin]);
         pick = s.pick;
       }
-      s.tables[p->position].Place(held, pick);
+      s.tables[j].Place(rows[i], pick);
     }
   }
 
   // The first input's rows in window order, one record each (in `record`, `width` slots).
   std::vector<Slot> record(width);
   const auto for_each_probe = [&](auto&& probe) {
-    for (const HeldRow* held : window.Get()) {
-      const PackedRow r = window.Row(*held);
-      const InputPlan* p = s.by_origin[r.origin];
-      if (p == nullptr || p->position != 0) continue;
-      record[0] = Slot{held, r, p};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (s.position_of[i] != 1) continue;
+      const PackedRow r = window.Row(*rows[i]);
+      record[0] = Slot{rows[i], r, s.by_origin[r.origin]};
       probe(record.data());
     }
   };

@@ -43,6 +43,9 @@ struct JoinBoltConfig {
   WindowConfig window;                // window and the event-time keys
 };
 
+// The most inputs a join takes (a window row's input is noted in a byte).
+inline constexpr std::size_t kMaxJoinInputs = 254;
+
 // Storm's checks, with its messages: a `select` is given; each input joins once ("'x' is already
 // part of join. Cannot join with it more than once."), only with an earlier one ("Stream 'y' was
 // not previously declared"); keys carry no ':' and have as many parts as their `with` key.

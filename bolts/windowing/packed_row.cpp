@@ -26,7 +26,13 @@ std::size_t PackedRow::Size(const topology::Tuple& t, uint32_t origin) noexcept 
   return n;
 }
 
-void PackedRow::Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept {
+std::size_t PackedRow::SizeBound(const topology::Tuple& t) noexcept {
+  std::size_t n = 5 + 10 + 16 * t.ack().anchors.size() + 10;
+  for (const topology::Value& v : t.GetValues()) n += PackedSizeBound(v);
+  return n;
+}
+
+std::size_t PackedRow::Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept {
   const topology::AckMeta& ack = t.ack();
   uint8_t* p = PutVarint(at, origin);
   p = PutVarint(p, ack.anchors.size());
@@ -38,6 +44,7 @@ void PackedRow::Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) no
   }
   p = PutVarint(p, t.size());
   for (const topology::Value& v : t.GetValues()) p = PackTo(p, v);
+  return static_cast<std::size_t>(p - at);
 }
 
 void PackedRow::Append(const topology::Tuple& t, uint32_t origin, std::string& out) {

@@ -27,7 +27,10 @@ struct PackedRow {
   static PackedRow Parse(const uint8_t* data) noexcept;
   // The bytes of `t` packed with `origin`; Write writes them at `at`.
   static std::size_t Size(const topology::Tuple& t, uint32_t origin) noexcept;
-  static void Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept;
+  // At least Size, quicker to work out.
+  static std::size_t SizeBound(const topology::Tuple& t) noexcept;
+  // Returns the bytes written (Size).
+  static std::size_t Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept;
   // Appends `t` packed, with `origin`, to `out`.
   static void Append(const topology::Tuple& t, uint32_t origin, std::string& out);
 

@@ -51,6 +51,21 @@ inline int64_t UnZigZag(uint64_t v) noexcept {
 // The bytes `v` packs into; PackTo writes them at `p` and returns the end.
 std::size_t PackedSize(const topology::Value& v) noexcept;
 uint8_t* PackTo(uint8_t* p, const topology::Value& v) noexcept;
+// At least PackedSize(v), quicker to work out (an int: its largest varint).
+inline std::size_t PackedSizeBound(const topology::Value& v) noexcept {
+  switch (v.type()) {
+    case topology::ValueType::kNull:
+    case topology::ValueType::kBool:
+      return 1;
+    case topology::ValueType::kInt:
+    case topology::ValueType::kDouble:
+      return 11;
+    case topology::ValueType::kString:
+      return 11 + v.IfString()->size();
+    default:
+      return PackedSize(v);
+  }
+}
 // Appends `v` packed.
 void Pack(const topology::Value& v, std::string& out);
 // Rebuilds the packed value at `p` into `out`, reusing what it holds where it can (a string's

@@ -52,6 +52,15 @@ class RowArena {
     return {at, data};
   }
 
+  // Gives back the end of the last row allocated, of `allocated` bytes, which used only `used`:
+  // a row can be written into a bound on its size, in one pass.
+  void Trim(HeldRow r, std::size_t allocated, std::size_t used) noexcept {
+    Chunk& c = chunks_[r.chunk];
+    if (r.chunk == current_ && r.offset + allocated == c.used) {
+      c.used = static_cast<uint32_t>(r.offset + used);
+    }
+  }
+
   uint8_t* Data(HeldRow r) noexcept { return chunks_[r.chunk].data + r.offset; }
   const uint8_t* Data(HeldRow r) const noexcept { return chunks_[r.chunk].data + r.offset; }
 

@@ -368,8 +368,10 @@ class WindowedBoltAdapter final
 
   HeldRow PackRow(const Tuple& t) {
     const uint32_t origin = OriginOf(t);
-    const auto [row, at] = arena_.Allocate(PackedRow::Size(t, origin));
-    PackedRow::Write(t, origin, at);
+    // Written in one pass into a bound on its size, then trimmed to what it took.
+    const std::size_t bound = PackedRow::SizeBound(t);
+    const auto [row, at] = arena_.Allocate(bound);
+    arena_.Trim(row, bound, PackedRow::Write(t, origin, at));
     if (!t.ack().anchors.empty()) ++tracked_rows_;
     return row;
   }

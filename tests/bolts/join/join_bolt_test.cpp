@@ -3,6 +3,7 @@
 // null probe keys, multi-field keys, AS aliases — and every error.
 #include "bolts/join/join_bolt.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -500,6 +501,21 @@ TEST(JoinBoltErrorsTest, StormsJoinErrors) {
                   .Join("s2", "a", "s1");
             }),
             "'s2' joins on 1 key fields but 's1' has 2: the keys must pair up");
+}
+
+TEST(JoinBoltErrorsTest, AJoinTakesAtMost254Inputs) {
+  const JoinFrom from{"s0", {"k"}};
+  std::vector<JoinClause> joins;
+  for (int i = 1; i < 254; ++i)
+    joins.push_back({JoinType::kInner, fmt::format("s{}", i), {"k"}, "s0"});
+  EXPECT_NO_THROW(ValidateJoinClauses(from, joins));
+  joins.push_back({JoinType::kInner, "s254", {"k"}, "s0"});
+  try {
+    ValidateJoinClauses(from, joins);
+    FAIL() << "255 inputs accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "a join takes at most 254 inputs; this one has 255");
+  }
 }
 
 TEST(JoinBoltErrorsTest, FieldsAndInputsAreCheckedInPrepare) {

@@ -177,6 +177,27 @@ TEST(RowArenaTest, RowsKeepTheirBytesAndChunksGoBackWhenEmpty) {
   EXPECT_EQ(arena.chunks_in_use(), 1u);
 }
 
+TEST(RowArenaTest, TrimGivesBackTheUnusedEndOfTheLastRow) {
+  RowArena arena;
+  const auto [a, a_at] = arena.Allocate(100);
+  arena.Trim(a, 100, 40);
+  const auto [b, b_at] = arena.Allocate(10);
+  EXPECT_EQ(b_at, a_at + 40);  // the next row starts where the trimmed one ends
+  arena.Trim(a, 100, 10);      // not the last row any more: nothing happens
+  const auto [c, c_at] = arena.Allocate(1);
+  EXPECT_EQ(c_at, b_at + 10);
+  (void)c;
+}
+
+TEST(PackedRowTest, TheSizeBoundHoldsAndWriteReturnsTheSize) {
+  Tuple t(nullptr, 3, Mixed());
+  t.mutable_ack().anchors = {{1, 2}};
+  EXPECT_GE(PackedRow::SizeBound(t), PackedRow::Size(t, 300));
+  std::string bytes(PackedRow::SizeBound(t), '\0');
+  EXPECT_EQ(PackedRow::Write(t, 300, reinterpret_cast<uint8_t*>(bytes.data())),
+            PackedRow::Size(t, 300));
+}
+
 TEST(RowArenaTest, AChunkWithOneLiveRowStaysUntilItIsReleased) {
   RowArena arena;
   const auto [first, first_at] = arena.Allocate(RowArena::kChunkBytes / 2);

@@ -1,0 +1,144 @@
+// A PackedWindowedBolt through AdaptWindowedBolt: its windows hold the tuples packed, in arrival
+// order; rows are acked (or failed) by their ack metadata as they leave; an emit is anchored to
+// exactly the rows it names, or to the whole window when it names none.
+#include "bolts/windowing/packed_windowed_bolt.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <stdexcept>
+
+#include "../../support/builtin_test_support.h"
+#include "bolts/windowing/packed_values.h"
+
+namespace tempest::bolts {
+namespace {
+
+using testing::FakeBoltCollector;
+using topology::Fields;
+using topology::StreamSchema;
+using topology::Tuple;
+using topology::Values;
+using Ids = std::vector<int64_t>;
+
+// Records each window's ids (field 0, read packed) and the stream of its first row; emits one
+// row anchored to the first row and one unanchored (so anchored to the whole window).
+class PackedRecorder final : public PackedWindowedBolt {
+ public:
+  std::vector<Ids> windows;
+  std::vector<std::string> first_streams;
+  bool throw_next = false;
+
+  void Prepare(const topology::TopologyContext&, PackedWindowCollector& out) override {
+    out_ = &out;
+  }
+  void Execute(const PackedWindow& w) override {
+    Ids ids;
+    for (const HeldRow* r : w.Get()) {
+      const PackedRow row = w.Row(*r);
+      const uint8_t* at = packed::FindPath(row.fields, row.field_count, 0, {"id"});
+      topology::Value v;
+      packed::UnpackValue(at, v);
+      ids.push_back(v.AsInt());
+    }
+    windows.push_back(ids);
+    first_streams.push_back(w.Unpack(*w.Get()[0]).GetSourceComponent());
+    if (throw_next) throw std::runtime_error("boom");
+    const HeldRow* first[] = {w.Get()[0]};
+    out_->EmitAnchoredToRows("default", first, Values{ids.front()});
+    out_->Emit(Values{static_cast<int64_t>(ids.size())});
+  }
+  void DeclareOutputFields(topology::OutputFieldsDeclarer& d) const override {
+    d.Declare(Fields{"n"});
+  }
+
+ private:
+  PackedWindowCollector* out_ = nullptr;
+};
+
+struct Harness {
+  FakeBoltCollector out;
+  PackedRecorder* recorder = nullptr;
+  std::unique_ptr<topology::Bolt> bolt;
+  StreamSchema s1;
+  std::deque<Tuple> inputs;
+  std::unique_ptr<topology::TopologyContext> context;
+
+  explicit Harness(WindowConfig config) {
+    auto spec = std::make_shared<topology::TopologySpec>();
+    topology::ComponentSpec spout;
+    spout.id = "s1";
+    spout.kind = topology::ComponentKind::kSpout;
+    topology::ComponentSpec win;
+    win.id = "win";
+    win.inputs.push_back({topology::GlobalStreamId{"s1", "default"}, {}});
+    spec->components = {spout, win};
+    auto layout = std::make_shared<const topology::TaskLayout>(*spec);
+    context = std::make_unique<topology::TopologyContext>(spec, layout, 2);
+    s1.component = "s1";
+    s1.fields = std::make_shared<const Fields>(Fields{"id", "ts"});
+    auto r = std::make_unique<PackedRecorder>();
+    recorder = r.get();
+    bolt = AdaptWindowedBolt(std::move(r), std::move(config), {}, {}, [] { return int64_t{0}; });
+    bolt->Prepare(*context, out);
+  }
+  // Input `id`, tracked as root id + 1.
+  void Send(int64_t id) {
+    Tuple& t = inputs.emplace_back(&s1, 1, Values{id, int64_t{0}});
+    t.mutable_ack().anchors.push_back({static_cast<uint64_t>(id + 1), 7});
+    bolt->ExecuteOwned(t);
+  }
+  static Ids Roots(const std::vector<Tuple>& tuples) {
+    Ids ids;
+    for (const Tuple& t : tuples) ids.push_back(static_cast<int64_t>(t.ack().anchors[0].root) - 1);
+    return ids;
+  }
+};
+
+TEST(PackedWindowedBoltTest, WindowsHoldTheRowsInArrivalOrderAndAckThemAsTheyLeave) {
+  Harness h(WindowConfig::Sliding(WindowSpan::Count(3), WindowSpan::Count(2)));
+  for (int64_t id = 1; id <= 6; ++id) h.Send(id);
+  EXPECT_EQ(h.recorder->windows, (std::vector<Ids>{{1, 2}, {2, 3, 4}, {4, 5, 6}}));
+  EXPECT_EQ(h.recorder->first_streams[0], "s1");
+  EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 2, 3}));
+  // Each row's ack carries its own edge: the collector here does not XOR any in.
+  for (const Tuple& t : h.out.acked) EXPECT_EQ(t.ack().anchors[0].edge ^ t.ack().ack_val, 7u);
+  h.bolt->OnEndOfStream();
+  EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(h.out.failed.empty());
+}
+
+TEST(PackedWindowedBoltTest, EmitsAreAnchoredToTheRowsTheyNameOrToTheWholeWindow) {
+  Harness h(WindowConfig::Tumbling(WindowSpan::Count(3)));
+  for (int64_t id = 1; id <= 3; ++id) h.Send(id);
+  ASSERT_EQ(h.out.emitted.size(), 2u);
+  EXPECT_EQ(h.out.emitted[0].anchor_roots, (std::vector<uint64_t>{2}));
+  EXPECT_EQ(h.out.emitted[1].anchor_roots, (std::vector<uint64_t>{2, 3, 4}));
+}
+
+TEST(PackedWindowedBoltTest, AThrowingWindowFailsItsRowsWhenTheyLeave) {
+  Harness h(WindowConfig::Tumbling(WindowSpan::Count(2)));
+  h.Send(1);
+  h.Send(2);  // acked as they leave
+  h.recorder->throw_next = true;
+  h.Send(3);
+  h.Send(4);  // throws: 3 and 4 fail
+  h.recorder->throw_next = false;
+  ASSERT_EQ(h.out.errors.size(), 1u);
+  EXPECT_NE(h.out.errors[0].find("boom"), std::string::npos);
+  h.bolt->OnEndOfStream();
+  EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 2}));
+  EXPECT_EQ(Harness::Roots(h.out.failed), (Ids{3, 4}));
+}
+
+TEST(PackedWindowedBoltTest, AReplayAfterTheFlushIsAWindowOfItsOwn) {
+  Harness h(WindowConfig::Tumbling(WindowSpan::Count(10)));
+  h.Send(1);
+  h.bolt->OnEndOfStream();
+  h.Send(9);
+  EXPECT_EQ(h.recorder->windows, (std::vector<Ids>{{1}, {9}}));
+  EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 9}));
+}
+
+}  // namespace
+}  // namespace tempest::bolts
