@@ -190,10 +190,10 @@ struct JoinedTable {
   };
   std::vector<Group> groups;
   std::vector<int32_t> slots;
-  std::vector<uint32_t> group_of;    // by window order: its group; after Place, its position
-  std::vector<const HeldRow*> rows;  // by position
-  std::string picks;                 // by position (last join only)
-  std::vector<uint8_t> matched;      // by position
+  std::vector<uint32_t> group_of;  // by window order: its group; after Place, its position
+  std::vector<uint32_t> rows;      // by position: the row's index in the window
+  std::string picks;               // by position (last join only)
+  std::vector<uint8_t> matched;    // by position (right and full joins only)
   std::size_t placed = 0;
   std::size_t last_groups = 0;
 
@@ -255,7 +255,7 @@ struct JoinedTable {
   }
 
   // After the last Add: where each group's run and picks begin.
-  void Layout(bool with_picks) {
+  void Layout(bool with_picks, bool with_matched) {
     uint32_t at = 0;
     uint32_t bytes = 0;
     for (Group& g : groups) {
@@ -265,17 +265,17 @@ struct JoinedTable {
       bytes += g.pick_bytes;
     }
     rows.resize(at);
-    matched.assign(at, 0);
+    matched.assign(with_matched ? at : 0, 0);
     if (with_picks) picks.resize(bytes);
     for (Group& g : groups) g.pick_bytes = 0;  // from here: bytes placed so far
     last_groups = groups.size();
   }
 
   // The rows again, in Add's order: each goes to its place; its picks (`pick`, if any) too.
-  void Place(const HeldRow* held, std::string_view pick) {
+  void Place(uint32_t index, std::string_view pick) {
     Group& group = groups[group_of[placed]];
     const uint32_t p = group.cursor++;
-    rows[p] = held;
+    rows[p] = index;
     group_of[placed++] = p;
     if (!pick.empty()) {
       std::memcpy(picks.data() + group.pick_start + group.pick_bytes, pick.data(), pick.size());
@@ -313,7 +313,7 @@ struct JoinBolt::State {
   std::vector<uint8_t> position_of;         // by window row: its input's position + 1, or 0
   std::vector<uint8_t> origin_known;        // by origin: whether by_origin holds its answer
   std::vector<std::string> reported;        // unknown inputs already reported
-  std::vector<const HeldRow*> anchors;
+  std::vector<HeldRow> anchors;
   std::vector<std::size_t> last_picks;  // the select items the last join's input supplies
   std::string pick;                     // one row's picks
   KeyScratch key;
@@ -377,7 +377,7 @@ struct JoinBolt::State {
     }
     anchors.clear();
     for (std::size_t i = 0; i < plan.width; ++i) {
-      if (record[i].held != nullptr) anchors.push_back(record[i].held);
+      if (record[i].held != nullptr) anchors.push_back(*record[i].held);
     }
     out->EmitAnchoredToRows(*output_stream, anchors, std::move(row));
   }
@@ -423,7 +423,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
   const PackedWindow::Rows rows = window.Get();
   s.position_of.resize(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const HeldRow* held = rows[i];
+    const HeldRow* held = &rows[i];
     const PackedRow r = window.Row(*held);
     const InputPlan* p = s.PlanOf(window, *held, r, config_.selector);
     s.position_of[i] = p == nullptr ? 0 : static_cast<uint8_t>(p->position + 1);
@@ -436,18 +436,21 @@ void JoinBolt::Execute(const PackedWindow& window) {
     s.tables[p->position].Add(window, s.by_origin, held, r, *p, plan.keys[p->position], s.key,
                               pick_bytes);
   }
-  for (std::size_t j = 1; j < width; ++j) s.tables[j].Layout(j == last);
+  for (std::size_t j = 1; j < width; ++j) {
+    const JoinType type = plan.clauses[j].type;
+    s.tables[j].Layout(j == last, type == JoinType::kRight || type == JoinType::kFull);
+  }
   if (width > 1) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (s.position_of[i] <= 1) continue;
       const std::size_t j = s.position_of[i] - 1u;
       std::string_view pick;
       if (j == last) {
-        const PackedRow r = window.Row(*rows[i]);
+        const PackedRow r = window.Row(rows[i]);
         s.Pick(r, *s.by_origin[r.origin]);
         pick = s.pick;
       }
-      s.tables[j].Place(rows[i], pick);
+      s.tables[j].Place(static_cast<uint32_t>(i), pick);
     }
   }
 
@@ -456,8 +459,8 @@ void JoinBolt::Execute(const PackedWindow& window) {
   const auto for_each_probe = [&](auto&& probe) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (s.position_of[i] != 1) continue;
-      const PackedRow r = window.Row(*rows[i]);
-      record[0] = Slot{rows[i], r, s.by_origin[r.origin]};
+      const PackedRow r = window.Row(rows[i]);
+      record[0] = Slot{&rows[i], r, s.by_origin[r.origin]};
       probe(record.data());
     }
   };
@@ -489,7 +492,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
     };
     const auto joined_slot = [&](uint32_t p, bool full) {
       Slot slot;
-      slot.held = table.rows[p];
+      slot.held = &rows[table.rows[p]];
       if (full) {
         slot.row = window.Row(*slot.held);
         slot.plan = s.by_origin[slot.row.origin];
@@ -497,6 +500,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
       return slot;
     };
     const bool keep_unmatched = c.type == JoinType::kLeft || c.type == JoinType::kFull;
+    const bool pads = c.type == JoinType::kRight || c.type == JoinType::kFull;
     const auto probe = [&](const Slot* rec) {
       const Slot& with = rec[c.with];
       const bool has_key =
@@ -518,15 +522,15 @@ void JoinBolt::Execute(const PackedWindow& window) {
         // One row per match: only the joined slot changes, and EmitRow reads the picks on.
         std::copy(rec, rec + width, row.begin());
         for (uint32_t p = group.start; p < end; ++p) {
-          table.matched[p] = 1;
+          if (pads) table.matched[p] = 1;
           row[j] = Slot{};
-          row[j].held = table.rows[p];
+          row[j].held = &rows[table.rows[p]];
           s.EmitRow(row.data(), last, &picks);
         }
         return;
       }
       for (uint32_t p = group.start; p < end; ++p) {
-        table.matched[p] = 1;
+        if (pads) table.matched[p] = 1;
         const Slot slot = joined_slot(p, true);
         out(rec, &slot);
       }
@@ -536,7 +540,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
     } else {
       for (std::size_t r = 0; r < s.records.size(); r += width) probe(&s.records[r]);
     }
-    if (c.type == JoinType::kRight || c.type == JoinType::kFull) {
+    if (pads) {
       std::vector<Slot> none(width);
       // Padded in window order.
       for (const uint32_t p : table.group_of) {

@@ -6,11 +6,22 @@ namespace tempest::bolts {
 
 using namespace packed;  // NOLINT: the codec
 
+namespace {
+
+// The first varint: the origin and the anchor count (3: the count follows).
+uint64_t Head(uint32_t origin, std::size_t anchors) noexcept {
+  return (uint64_t{origin} << 2) | (anchors < 3 ? anchors : 3);
+}
+
+}  // namespace
+
 PackedRow PackedRow::Parse(const uint8_t* data) noexcept {
   PackedRow r;
   const uint8_t* p = data;
-  r.origin = static_cast<uint32_t>(GetVarint(p));
-  r.anchors = static_cast<uint32_t>(GetVarint(p));
+  const uint64_t head = GetVarint(p);
+  r.origin = static_cast<uint32_t>(head >> 2);
+  r.anchors = static_cast<uint32_t>(head & 3);
+  if (r.anchors == 3) r.anchors = static_cast<uint32_t>(GetVarint(p));
   r.anchor_bytes = p;
   p += 16 * std::size_t{r.anchors};
   r.field_count = static_cast<uint32_t>(GetVarint(p));
@@ -20,8 +31,9 @@ PackedRow PackedRow::Parse(const uint8_t* data) noexcept {
 
 std::size_t PackedRow::Size(const topology::Tuple& t, uint32_t origin) noexcept {
   const topology::AckMeta& ack = t.ack();
-  std::size_t n = VarintSize(origin) + VarintSize(ack.anchors.size()) + 16 * ack.anchors.size() +
-                  VarintSize(t.size());
+  const std::size_t anchors = ack.anchors.size();
+  std::size_t n = VarintSize(Head(origin, anchors)) + (anchors >= 3 ? VarintSize(anchors) : 0) +
+                  16 * anchors + VarintSize(t.size());
   for (const topology::Value& v : t.GetValues()) n += PackedSize(v);
   return n;
 }
@@ -34,8 +46,8 @@ std::size_t PackedRow::SizeBound(const topology::Tuple& t) noexcept {
 
 std::size_t PackedRow::Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept {
   const topology::AckMeta& ack = t.ack();
-  uint8_t* p = PutVarint(at, origin);
-  p = PutVarint(p, ack.anchors.size());
+  uint8_t* p = PutVarint(at, Head(origin, ack.anchors.size()));
+  if (ack.anchors.size() >= 3) p = PutVarint(p, ack.anchors.size());
   for (const topology::AckMeta::Anchor& a : ack.anchors) {
     const uint64_t pending = a.edge ^ ack.ack_val;
     std::memcpy(p, &a.root, 8);

@@ -7,8 +7,9 @@
 #include "topology/tuple.h"
 
 // A held tuple, packed: what a packed window keeps of each tuple instead of a Tuple.
-//   varint origin         the window's (schema, source task) table: the stream it came on
-//   varint anchors        n: its ack anchors (Storm's message id)
+//   varint origin << 2 | min(n, 3)   origin: the window's (schema, source task) table, the
+//                         stream it came on; n: its ack anchors (Storm's message id)
+//   [varint n]            when n >= 3
 //   n x (u64 root, u64 pending)
 //   varint field count, then the fields packed (packed_values.h)
 // `pending` is what the ack of that root will carry: the anchor's edge XOR the edges emitted

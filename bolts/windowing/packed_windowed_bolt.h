@@ -21,7 +21,7 @@ struct RowOrigin {
 // One activation of a packed window: its rows in arrival order (valid only during Execute).
 class PackedWindow {
  public:
-  using Rows = std::span<const HeldRow* const>;
+  using Rows = std::span<const HeldRow>;
   PackedWindow(Rows rows, const RowArena& arena, const std::vector<RowOrigin>& origins,
                std::optional<int64_t> start, int64_t end) noexcept
       : rows_(rows), arena_(&arena), origins_(&origins), start_(start), end_(end) {}
@@ -47,7 +47,7 @@ class PackedWindow {
 // the window, as for WindowedBolt.)
 class PackedWindowCollector : public topology::OutputCollector {
  public:
-  virtual void EmitAnchoredToRows(std::string_view stream, std::span<const HeldRow* const> rows,
+  virtual void EmitAnchoredToRows(std::string_view stream, std::span<const HeldRow> rows,
                                   topology::Values&& values) = 0;
 };
 

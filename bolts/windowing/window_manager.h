@@ -33,6 +33,9 @@ struct WindowPolicy {
   // Activations list the events new since the previous one; false: GetNew() is empty (a packed
   // window's bolt sees each window whole, and saves the list's 8 bytes per event).
   bool list_new = true;
+  // Activations list copies of the events (Activation::copies) instead of pointers to them, for
+  // a small trivially copyable event (a packed window's 4-byte row handle: half a pointer).
+  bool list_copies = false;
 
   static WindowPolicy From(const WindowConfig& config) {
     WindowPolicy p;
@@ -72,7 +75,8 @@ class WindowManager {
   static constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
 
   struct Activation {
-    std::span<const T* const> events;      // in the window, arrival order
+    std::span<const T* const> events;      // in the window, arrival order (empty: list_copies)
+    std::span<const T> copies;             // with list_copies: the window's events, copied
     std::span<const T* const> new_events;  // of those, not in the previous activation
     std::span<const T* const> expired;     // expired since the previous activation
     int64_t reference = 0;                 // the window's end: trigger time or window end ts
@@ -337,7 +341,11 @@ class WindowManager {
   }
 
   void Collect(Event& e) {
-    window_.push_back(&e.value);
+    if (policy_.list_copies) {
+      copies_.push_back(e.value);
+    } else {
+      window_.push_back(&e.value);
+    }
     if (policy_.list_new && (e.seen != Mark(trigger_no_ - 1) || e.seen == 0)) {
       new_.push_back(&e.value);
     }
@@ -348,13 +356,19 @@ class WindowManager {
     ++trigger_no_;
     window_.clear();
     new_.clear();
-    window_.reserve(queue_.size());  // exact, where doubling would leave up to half unused
+    copies_.clear();
+    // Exact, where doubling would leave up to half unused.
+    if (policy_.list_copies) {
+      copies_.reserve(queue_.size());
+    } else {
+      window_.reserve(queue_.size());
+    }
     ScanForWindow();
-    const bool activated = !window_.empty();
+    const bool activated = !window_.empty() || !copies_.empty();
     if (activated) {
       expired_ptrs_.clear();
       for (const T& t : expired_) expired_ptrs_.push_back(&t);
-      on_activation_(Activation{window_, new_, expired_ptrs_, reference_});
+      on_activation_(Activation{window_, copies_, new_, expired_ptrs_, reference_});
     }
     expired_.clear();
     trigger_count_ = 0;
@@ -420,6 +434,7 @@ class WindowManager {
   Queue queue_;
   std::vector<T> expired_;                             // expired since the last trigger
   std::vector<const T*> window_, new_, expired_ptrs_;  // views of the current activation
+  std::vector<T> copies_;                              // with list_copies
   uint64_t trigger_no_ = 0;
   int since_expiry_ = 0;
   int64_t last_ts_ = 0;

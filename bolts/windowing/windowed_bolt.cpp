@@ -70,6 +70,7 @@ class WindowedBoltAdapter final
     if constexpr (kPacked) {
       policy.keep_expired = false;
       policy.list_new = false;
+      policy.list_copies = true;
     } else {
       policy.keep_expired = bolt_->ReadsExpired();
     }
@@ -264,7 +265,7 @@ class WindowedBoltAdapter final
     if (!config_.length.is_count()) start = a.reference - config_.length.value;
     const int64_t end = count_only_ ? clock_() : a.reference;
     if constexpr (kPacked) {
-      RunWindow(PackedWindow(a.events, arena_, origins_, start, end));
+      RunWindow(PackedWindow(a.copies, arena_, origins_, start, end));
     } else {
       RunWindow(TupleWindow(a.events, a.new_events, a.expired, start, end));
     }
@@ -278,7 +279,7 @@ class WindowedBoltAdapter final
     } catch (const std::exception& e) {
       out_->ReportError(fmt::format("Execute(window) threw: {}; its {} tuples will fail", e.what(),
                                     window.Get().size()));
-      for (const Held* h : window.Get()) MarkFailed(*h);
+      for (const auto& h : window.Get()) MarkFailed(Deref(h));
     }
     window_ = {};
   }
@@ -295,7 +296,7 @@ class WindowedBoltAdapter final
     if (!config_.length.is_count()) start = end - config_.length.value;
     if constexpr (kPacked) {
       HeldRow row = PackRow(input);
-      const HeldRow* one[] = {&row};
+      const HeldRow one[] = {row};
       RunWindow(PackedWindow(one, arena_, origins_, start, end));
       Release(row);
     } else {
@@ -336,6 +337,9 @@ class WindowedBoltAdapter final
     }
     out_->Ack(t);
   }
+
+  static const Tuple& Deref(const Tuple* t) noexcept { return *t; }
+  static const HeldRow& Deref(const HeldRow& r) noexcept { return r; }
 
   // A held tuple is moved between containers, so it is recognised by its first (root, edge).
   void MarkFailed(const Tuple& t) {
@@ -379,13 +383,13 @@ class WindowedBoltAdapter final
   // An emit anchored to held rows: each tracked row's ack metadata goes into a Tuple the
   // runtime anchors to, and the ack value it XORed in goes back into the row. Rows without
   // anchors (acking off) cost only a look at their header.
-  void EmitRows(std::string_view stream, int direct_task, std::span<const HeldRow* const> rows,
+  void EmitRows(std::string_view stream, int direct_task, std::span<const HeldRow> rows,
                 topology::Values&& values) {
     anchor_rows_.clear();
     // With no tracked row held (acking off), the rows' headers are not even looked at: a
     // joined row's bytes are far from the join's sequential reads, a cache miss per output.
-    for (const HeldRow* h : tracked_rows_ > 0 ? rows : std::span<const HeldRow* const>()) {
-      const PackedRow r = PackedRow::Parse(arena_.Data(*h));
+    for (const HeldRow& h : tracked_rows_ > 0 ? rows : std::span<const HeldRow>()) {
+      const PackedRow r = PackedRow::Parse(arena_.Data(h));
       if (r.anchors > 0) anchor_rows_.push_back(r);
     }
     if (anchor_rows_.empty()) {
@@ -409,7 +413,7 @@ class WindowedBoltAdapter final
   // ---- The collector the windowed bolt sees.
 
   // PackedWindowCollector's (an override in the packed adapter only, hence no `override`).
-  void EmitAnchoredToRows(std::string_view stream, std::span<const HeldRow* const> rows,
+  void EmitAnchoredToRows(std::string_view stream, std::span<const HeldRow> rows,
                           topology::Values&& values) {
     EmitRows(stream, -1, rows, std::move(values));
   }
@@ -452,7 +456,8 @@ class WindowedBoltAdapter final
   std::optional<Manager> manager_;
   int64_t now_ = 0;  // the clock at the last tick: idle inputs are judged at tick precision
   int64_t next_watermark_ = 0;
-  std::span<const Held* const> window_;  // the tuples of the activation running now
+  // The tuples of the activation running now.
+  std::conditional_t<kPacked, std::span<const HeldRow>, Anchors> window_;
   std::vector<topology::AckMeta::Anchor> failed_;
   bool flushed_ = false;
   uint64_t late_dropped_ = 0;

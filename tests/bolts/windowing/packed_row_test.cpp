@@ -68,6 +68,26 @@ TEST(PackedRowTest, ValuesAndAckMetadataRoundTrip) {
   EXPECT_EQ(ack.anchors[1].edge ^ ack.ack_val, 0xB0u ^ 0x0F ^ 0x300 ^ 0x050);
 }
 
+TEST(PackedRowTest, ThreeOrMoreAnchorsAndLargeOriginsRoundTrip) {
+  for (const std::size_t n : {std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{130}}) {
+    Tuple t(nullptr, 1, Values{Value("v")});
+    for (std::size_t i = 0; i < n; ++i) t.mutable_ack().anchors.push_back({i + 1, 100 + i});
+    std::string bytes;
+    PackedRow::Append(t, 1u << 29, bytes);
+    EXPECT_EQ(bytes.size(), PackedRow::Size(t, 1u << 29));
+    const PackedRow r = PackedRow::Parse(reinterpret_cast<const uint8_t*>(bytes.data()));
+    EXPECT_EQ(r.origin, 1u << 29);
+    ASSERT_EQ(r.anchors, n);
+    topology::AckMeta ack;
+    r.LoadAck(ack);
+    EXPECT_EQ(ack.anchors.back().root, n);
+    EXPECT_EQ(ack.anchors.back().edge, 100 + n - 1);
+    Values back;
+    r.UnpackValues(back);
+    EXPECT_EQ(back, t.GetValues());
+  }
+}
+
 TEST(PackedRowTest, AnUntrackedTupleHasNoAnchors) {
   std::string bytes;
   PackedRow::Append(Tuple(nullptr, 1, Values{Value(int64_t{1})}), 0, bytes);
@@ -77,7 +97,7 @@ TEST(PackedRowTest, AnUntrackedTupleHasNoAnchors) {
   topology::AckMeta ack;
   r.LoadAck(ack);
   EXPECT_TRUE(ack.anchors.empty());
-  EXPECT_EQ(bytes.size(), 5u);  // origin, anchors, count; int tag and its varint
+  EXPECT_EQ(bytes.size(), 4u);  // origin and anchors, field count; int tag and its varint
 }
 
 TEST(PackedValuesTest, FindPathFindsWhatLookupPathFinds) {

@@ -34,17 +34,17 @@ class PackedRecorder final : public PackedWindowedBolt {
   }
   void Execute(const PackedWindow& w) override {
     Ids ids;
-    for (const HeldRow* r : w.Get()) {
-      const PackedRow row = w.Row(*r);
+    for (const HeldRow& r : w.Get()) {
+      const PackedRow row = w.Row(r);
       const uint8_t* at = packed::FindPath(row.fields, row.field_count, 0, {"id"});
       topology::Value v;
       packed::UnpackValue(at, v);
       ids.push_back(v.AsInt());
     }
     windows.push_back(ids);
-    first_streams.push_back(w.Unpack(*w.Get()[0]).GetSourceComponent());
+    first_streams.push_back(w.Unpack(w.Get()[0]).GetSourceComponent());
     if (throw_next) throw std::runtime_error("boom");
-    const HeldRow* first[] = {w.Get()[0]};
+    const HeldRow first[] = {w.Get()[0]};
     out_->EmitAnchoredToRows("default", first, Values{ids.front()});
     out_->Emit(Values{static_cast<int64_t>(ids.size())});
   }
