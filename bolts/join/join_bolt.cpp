@@ -311,7 +311,6 @@ struct JoinBolt::State {
   std::vector<Slot> records, next_records;  // flat, `width` per record (joins before the last)
   std::vector<const InputPlan*> by_origin;  // the window's row origins: their input's plan
   std::vector<uint8_t> position_of;         // by window row: its input's position + 1, or 0
-  std::vector<uint8_t> origin_known;        // by origin: whether by_origin holds its answer
   std::vector<std::string> reported;        // unknown inputs already reported
   std::vector<HeldRow> anchors;
   std::vector<std::size_t> last_picks;  // the select items the last join's input supplies
@@ -322,14 +321,11 @@ struct JoinBolt::State {
   // The plan of the row's input (nullptr: the join does not name it; reported once).
   const InputPlan* PlanOf(const PackedWindow& w, const HeldRow& held, const PackedRow& r,
                           JoinSelector selector) {
-    if (r.origin >= by_origin.size()) {
-      by_origin.resize(r.origin + 1, nullptr);
-      origin_known.resize(r.origin + 1, 0);
-    }
-    if (origin_known[r.origin] == 0) {
-      const topology::StreamSchema* schema = w.Origin(r.origin).schema;
-      by_origin[r.origin] = plan.Find(topology::GlobalStreamId{schema->component, schema->stream});
-      origin_known[r.origin] = 1;
+    // Origins are numbered in arrival order: each new one is resolved once, as it appears.
+    while (by_origin.size() <= r.origin) {
+      const topology::StreamSchema* schema =
+          w.Origin(static_cast<uint32_t>(by_origin.size())).schema;
+      by_origin.push_back(plan.Find(topology::GlobalStreamId{schema->component, schema->stream}));
     }
     const InputPlan* p = by_origin[r.origin];
     if (p == nullptr) {

@@ -75,27 +75,39 @@ INSTANTIATE_TEST_SUITE_P(Workers, IntervalJoinExampleTest, ::testing::Values(0, 
                                                   : std::to_string(info.param) + "_workers";
                          });
 
+// Generators "left" and "right" of `count` rows [id, key, ts, payload] over `keys` keys.
+void AddGenerators(topology::TopologyBuilder& b, uint64_t count, uint64_t keys) {
+  spouts::GeneratorSpoutConfig gen;
+  gen.count = count;
+  gen.keys = keys;
+  b.SetSpout("left", [gen] { return std::make_unique<spouts::GeneratorSpout>(gen); });
+  b.SetSpout("right", [gen] { return std::make_unique<spouts::GeneratorSpout>(gen); });
+}
+
+// A "sink" recording what `from` emits.
+std::shared_ptr<testing::Recorder> AddRecorder(topology::TopologyBuilder& b,
+                                               const std::string& from) {
+  auto recorder = std::make_shared<testing::Recorder>();
+  b.SetBolt("sink", [recorder] {
+     return std::make_unique<testing::RecordingBolt>(recorder);
+   }).ShuffleGrouping(from);
+  return recorder;
+}
+
 // The C++ builder in a real run with acking on: two generators (key = id % 100, ts = id) joined
 // within ±2 ms on 2 tasks, fields-grouped on the key. Ids 100 apart share a key but are 100 ms
 // apart, so exactly the pairs (i, i) match; every input is acked once it leaves the state.
 TEST(IntervalJoinBuilderTest, JoinsGeneratorsExactlyOnTwoTasksWithAcking) {
   constexpr uint64_t kCount = 3000;
   topology::TopologyBuilder b("interval-join-builder");
-  spouts::GeneratorSpoutConfig gen;
-  gen.count = kCount;
-  gen.keys = 100;
-  b.SetSpout("left", [gen] { return std::make_unique<spouts::GeneratorSpout>(gen); });
-  b.SetSpout("right", [gen] { return std::make_unique<spouts::GeneratorSpout>(gen); });
+  AddGenerators(b, kCount, 100);
   bolts::IntervalJoinBoltBuilder join(bolts::JoinSelector::kSource, {"left", {"key"}, "ts"},
                                       {"right", {"key"}, "ts"});
   join.Between(-2, 2).Select("left:id AS l, right:id AS r, _ts").WithWatermarkInterval(10);
   b.SetBolt("join", join.Build(), 2)
       .FieldsGrouping("left", {"key"})
       .FieldsGrouping("right", {"key"});
-  auto recorder = std::make_shared<testing::Recorder>();
-  b.SetBolt("sink", [recorder] {
-     return std::make_unique<testing::RecordingBolt>(recorder);
-   }).ShuffleGrouping("join");
+  const auto recorder = AddRecorder(b, "join");
   const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
   ASSERT_TRUE(summary.completed) << summary.error;
   std::vector<int64_t> ids;
@@ -121,11 +133,7 @@ TEST(IntervalJoinBuilderTest, JoinsGeneratorsExactlyOnTwoTasksWithAcking) {
 TEST(JoinBoltBuilderTest, EveryTreeCompletesThroughPackedWindowsWithAcking) {
   constexpr uint64_t kCount = 3000;
   topology::TopologyBuilder b("join-builder");
-  spouts::GeneratorSpoutConfig gen;
-  gen.count = kCount;
-  gen.keys = 100;
-  b.SetSpout("left", [gen] { return std::make_unique<spouts::GeneratorSpout>(gen); });
-  b.SetSpout("right", [gen] { return std::make_unique<spouts::GeneratorSpout>(gen); });
+  AddGenerators(b, kCount, 100);
   b.SetBolt("join",
             bolts::JoinBoltBuilder(bolts::JoinSelector::kSource, "left", "key")
                 .Join("right", "key", "left")
@@ -135,10 +143,7 @@ TEST(JoinBoltBuilderTest, EveryTreeCompletesThroughPackedWindowsWithAcking) {
             2)
       .FieldsGrouping("left", {"key"})
       .FieldsGrouping("right", {"key"});
-  auto recorder = std::make_shared<testing::Recorder>();
-  b.SetBolt("sink", [recorder] {
-     return std::make_unique<testing::RecordingBolt>(recorder);
-   }).ShuffleGrouping("join");
+  const auto recorder = AddRecorder(b, "join");
   const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
   ASSERT_TRUE(summary.completed) << summary.error;
   ASSERT_FALSE(recorder->records().empty());
