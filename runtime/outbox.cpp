@@ -20,6 +20,7 @@ Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
       streams_(options.streams),
       pending_(queues_.size()),
       frames_(queues_.size()),
+      deferred_(queues_.size(), 0),
       acks_(queues_.size()),
       acks_without_waiting_(options.acks_without_waiting) {}
 
@@ -45,10 +46,10 @@ void Outbox::SendRemote(int task, const topology::StreamSchema* schema,
 
 void Outbox::Hand(int task) {
   std::erase(dirty_, task);
-  Push(task);
+  Push(task, TaskQueue::WakeConsumer::kLater);
 }
 
-void Outbox::Push(int task) {
+void Outbox::Push(int task, TaskQueue::WakeConsumer wake) {
   if (queues_[task] == nullptr) {
     transport::FrameBuilder& frame = *frames_[task];
     const uint32_t count = frame.count();
@@ -58,8 +59,12 @@ void Outbox::Push(int task) {
   }
   Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task]), {}, 0, {}};
   pending_[task] = {};
+  if (wake == TaskQueue::WakeConsumer::kLater && deferred_[task] == 0) {
+    deferred_[task] = 1;
+    deferred_list_.push_back(task);
+  }
   // The queue hands back a recycled buffer for the next batch to this task, if it has one.
-  if (!queues_[task]->Push(std::move(e), &pending_[task])) open_ = false;
+  if (!queues_[task]->Push(std::move(e), &pending_[task], wake)) open_ = false;
 }
 
 void Outbox::HandAcks(int task) {
@@ -92,9 +97,14 @@ void Outbox::Flush() {
   for (int task : dirty_) {
     const bool has_data =
         queues_[task] == nullptr ? frames_[task]->count() > 0 : !pending_[task].empty();
-    if (has_data) Push(task);
+    if (has_data) Push(task, TaskQueue::WakeConsumer::kNow);
   }
   dirty_.clear();
+  for (int task : deferred_list_) {
+    queues_[task]->Wake();
+    deferred_[task] = 0;
+  }
+  deferred_list_.clear();
   // Acks after the tuples: an ack that overtook its tuples would be harmless (the ledger takes
   // updates in any order), but this keeps trees from completing before their tuples are out.
   while (!ack_dirty_.empty()) HandAcks(ack_dirty_.front());

@@ -19,7 +19,9 @@ class RemoteLink;
 // of Tuples pushed to its queue; a remote one (another worker) gets the values encoded straight
 // into a frame (no Tuple is built) sent through the RemoteLink. A batch is handed over when it
 // reaches batch_size or on Flush(); handing over may block (backpressure: a full queue, or no
-// credit from the remote task). Used only by the owning task's thread.
+// credit from the remote task). A full local batch does not wake its consumer at once (see
+// TaskQueue::WakeConsumer::kLater): Flush does, so a task must Flush before it waits for anything.
+// Used only by the owning task's thread.
 class Outbox {
  public:
   struct Options {
@@ -72,7 +74,7 @@ class Outbox {
 
  private:
   void Hand(int task);
-  void Push(int task);
+  void Push(int task, TaskQueue::WakeConsumer wake);
   void SendRemote(int task, const topology::StreamSchema* schema, const topology::Values& values,
                   AnchorList anchors);
   void HandAcks(int task);
@@ -95,6 +97,10 @@ class Outbox {
   std::vector<std::vector<topology::Tuple>> pending_;
   std::vector<std::unique_ptr<transport::FrameBuilder>> frames_;  // remote destinations
   std::vector<int> dirty_;
+  // Local tasks handed a full batch without waking them (TaskQueue::WakeConsumer::kLater) since the
+  // last Flush, which wakes them; deferred_[t] says whether t is in the list.
+  std::vector<int> deferred_list_;
+  std::vector<uint8_t> deferred_;
   std::vector<std::vector<transport::AckMessage>> acks_;  // by destination task
   std::vector<int> ack_dirty_;
   std::string ack_frame_;  // reused encoding buffer

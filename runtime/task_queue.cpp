@@ -5,14 +5,15 @@
 namespace tempest::runtime {
 
 TaskQueue::TaskQueue(std::size_t capacity_tuples)
-    : capacity_(std::max<std::size_t>(1, capacity_tuples)) {}
+    : capacity_(std::max<std::size_t>(1, capacity_tuples)),
+      wake_at_(std::max<std::size_t>(1, capacity_ / 8)) {}
 
 namespace {
 // Enough buffers for a full queue of small batches; more would only hold memory.
 constexpr std::size_t kMaxSpares = 64;
 }  // namespace
 
-bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare) {
+bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare, WakeConsumer wake) {
   std::unique_lock lock(mu_);
   if (tuples_ >= capacity_ && !closed_) {
     ++stats_.blocked_pushes;
@@ -20,16 +21,27 @@ bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare) {
     not_full_.wait(lock, [&] { return tuples_ < capacity_ || closed_; });
     --producers_waiting_;
   }
-  return Enqueue(lock, std::move(envelope), spare);
+  return Enqueue(lock, std::move(envelope), spare, wake);
 }
 
 bool TaskQueue::PushWithoutWaiting(Envelope&& envelope) {
   std::unique_lock lock(mu_);
-  return Enqueue(lock, std::move(envelope), nullptr);
+  return Enqueue(lock, std::move(envelope), nullptr, WakeConsumer::kNow);
+}
+
+void TaskQueue::Wake() {
+  std::unique_lock lock(mu_);
+  const bool wake = consumer_waiting_ && !items_.empty();
+  if (wake) {
+    consumer_waiting_ = false;  // one notification is enough
+    ++stats_.wakeups;
+  }
+  lock.unlock();
+  if (wake) not_empty_.notify_one();
 }
 
 bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
-                        std::vector<topology::Tuple>* spare) {
+                        std::vector<topology::Tuple>* spare, WakeConsumer wake_mode) {
   if (closed_) return false;
   tuples_ += envelope.TupleCount();
   stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples_);
@@ -39,7 +51,12 @@ bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
     *spare = std::move(spares_.back());
     spares_.pop_back();
   }
-  const bool wake = consumer_waiting_;
+  // A full queue is past wake_at_, so a producer never blocks on a consumer left asleep.
+  const bool wake = consumer_waiting_ && (wake_mode == WakeConsumer::kNow || tuples_ >= wake_at_);
+  if (wake) {
+    consumer_waiting_ = false;  // one notification is enough
+    ++stats_.wakeups;
+  }
   lock.unlock();
   if (wake) not_empty_.notify_one();
   return true;
@@ -64,6 +81,7 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
   inout.clear();
   if (items_.empty() && !closed_) {
     consumer_waiting_ = true;
+    ++stats_.consumer_waits;
     const auto ready = [&] { return !items_.empty() || closed_; };
     if (deadline) {
       not_empty_.wait_until(lock, *deadline, ready);

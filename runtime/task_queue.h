@@ -19,14 +19,25 @@ namespace tempest::runtime {
 // Order is FIFO per producer. Close() wakes everyone; afterwards Push refuses and PopAll drains.
 // Batch buffers circulate instead of being freed: the consumer hands its processed envelopes
 // back to PopAll, and Push gives their emptied (still allocated) vectors to producers.
+//
+// Waking the consumer costs the producer a futex call and the consumer a context switch, per
+// batch when the consumer is the faster of the two. So a producer in the middle of a burst
+// pushes with WakeConsumer::kLater: a waiting consumer is woken only once `wake_at` tuples are
+// queued (an eighth of the capacity), or by the producer's next kNow push or Wake() (Outbox::Flush
+// does either before its task can block, so nothing waits longer than its producer's burst).
 // Thread-safe.
 class TaskQueue {
  public:
   explicit TaskQueue(std::size_t capacity_tuples);
 
+  enum class WakeConsumer { kNow, kLater };
   // Blocks while full. Returns false (dropping the envelope) once the queue is closed. When a
   // recycled batch buffer is available and `spare` is given, moves it into *spare (empty).
-  bool Push(Envelope&& envelope, std::vector<topology::Tuple>* spare = nullptr);
+  // kLater: see above; the caller must call Wake() or push with kNow before it blocks.
+  bool Push(Envelope&& envelope, std::vector<topology::Tuple>* spare = nullptr,
+            WakeConsumer wake = WakeConsumer::kNow);
+  // Wakes the consumer if it waits while something is queued (after kLater pushes).
+  void Wake();
   // Never blocks: for the network receiver, whose senders' credits already bound what they
   // send (runtime/remote_link.h), and which must not stall every other task behind this one.
   bool PushWithoutWaiting(Envelope&& envelope);
@@ -44,11 +55,14 @@ class TaskQueue {
   struct Stats {
     std::size_t high_water_tuples = 0;  // most tuples ever queued at once
     uint64_t blocked_pushes = 0;        // pushes that had to wait for room
+    uint64_t consumer_waits = 0;        // times the consumer found nothing and waited
+    uint64_t wakeups = 0;               // times a push or Wake() woke the waiting consumer
   };
   Stats GetStats() const;
 
  private:
   const std::size_t capacity_;
+  const std::size_t wake_at_;  // kLater pushes wake a waiting consumer from this many tuples
   mutable std::mutex mu_;
   std::condition_variable not_empty_;
   std::condition_variable not_full_;
@@ -62,7 +76,7 @@ class TaskQueue {
   Stats stats_;
 
   bool Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
-               std::vector<topology::Tuple>* spare);
+               std::vector<topology::Tuple>* spare, WakeConsumer wake);
   bool Pop(std::vector<Envelope>& inout,
            std::optional<std::chrono::steady_clock::time_point> deadline);
 };

@@ -313,8 +313,11 @@ struct JoinBolt::State {
   std::vector<uint8_t> position_of;         // by window row: its input's position + 1, or 0
   std::vector<std::string> reported;        // unknown inputs already reported
   std::vector<HeldRow> anchors;
-  std::vector<std::size_t> last_picks;  // the select items the last join's input supplies
-  std::string pick;                     // one row's picks
+  std::vector<std::size_t> last_picks;    // the select items the last join's input supplies
+  std::vector<uint8_t> select_from_last;  // per select item: whether it is one of last_picks
+  topology::Values prefix;                // BeginMatches: the record's other select values
+  std::size_t prefix_anchors = 0;         // BeginMatches: how many of `anchors` are the record's
+  std::string pick;                       // one row's picks
   KeyScratch key;
   const std::string* output_stream = nullptr;
 
@@ -351,10 +354,8 @@ struct JoinBolt::State {
     }
   }
 
-  // One output row: `select`ed from the record's rows and anchored to exactly them. `picks`: the
-  // picks of record[last] when it is a match of the last join, read in select order (the
-  // pointer ends past them).
-  void EmitRow(const Slot* record, std::size_t last, const uint8_t** picks) {
+  // One output row: `select`ed from the record's rows and anchored to exactly them.
+  void EmitRow(const Slot* record) {
     topology::Values row;
     row.reserve(plan.select.size());
     for (std::size_t f = 0; f < plan.select.size(); ++f) {
@@ -362,8 +363,6 @@ struct JoinBolt::State {
       const Slot& slot = record[sel.input];
       if (slot.held == nullptr) {
         row.emplace_back();
-      } else if (picks != nullptr && sel.input == last) {
-        packed::UnpackAppend(*picks, row);
       } else if (const uint8_t* at = FindPath(slot.row.fields, slot.row.field_count,
                                               slot.plan->select_index[f], sel.path)) {
         packed::UnpackAppend(at, row);
@@ -375,6 +374,46 @@ struct JoinBolt::State {
     for (std::size_t i = 0; i < plan.width; ++i) {
       if (record[i].held != nullptr) anchors.push_back(*record[i].held);
     }
+    out->EmitAnchoredToRows(*output_stream, anchors, std::move(row));
+  }
+
+  // The matches of one record in the last join share everything but the last input's values
+  // and anchor: those parts are read once (BeginMatches), and each match (EmitMatch) copies them
+  // and adds its picks, instead of finding and unpacking the record's fields again per row.
+  void BeginMatches(const Slot* record, std::size_t last) {
+    prefix.clear();
+    for (std::size_t f = 0; f < plan.select.size(); ++f) {
+      const SelectPlan& sel = plan.select[f];
+      if (sel.input == last) continue;
+      const Slot& slot = record[sel.input];
+      const uint8_t* at = slot.held == nullptr ? nullptr
+                                               : FindPath(slot.row.fields, slot.row.field_count,
+                                                          slot.plan->select_index[f], sel.path);
+      if (at == nullptr) {
+        prefix.emplace_back();
+      } else {
+        packed::UnpackAppend(at, prefix);
+      }
+    }
+    anchors.clear();
+    for (std::size_t i = 0; i < last; ++i) {
+      if (record[i].held != nullptr) anchors.push_back(*record[i].held);
+    }
+    prefix_anchors = anchors.size();
+  }
+  void EmitMatch(const HeldRow* match, const uint8_t*& picks) {
+    topology::Values row;
+    row.reserve(plan.select.size());
+    std::size_t k = 0;
+    for (const uint8_t from_last : select_from_last) {
+      if (from_last != 0) {
+        packed::UnpackAppend(picks, row);
+      } else {
+        row.push_back(prefix[k++]);
+      }
+    }
+    anchors.resize(prefix_anchors);
+    anchors.push_back(*match);
     out->EmitAnchoredToRows(*output_stream, anchors, std::move(row));
   }
 };
@@ -402,7 +441,9 @@ void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCol
   s.output_stream = &config_.output_stream;
   s.tables.resize(s.plan.width);
   for (std::size_t f = 0; f < s.plan.select.size(); ++f) {
-    if (s.plan.width > 1 && s.plan.select[f].input == s.plan.width - 1) s.last_picks.push_back(f);
+    const bool from_last = s.plan.width > 1 && s.plan.select[f].input == s.plan.width - 1;
+    if (from_last) s.last_picks.push_back(f);
+    s.select_from_last.push_back(from_last ? 1 : 0);
   }
 }
 
@@ -461,7 +502,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
     }
   };
   if (width == 1) {
-    for_each_probe([&](const Slot* rec) { s.EmitRow(rec, 0, nullptr); });
+    for_each_probe([&](const Slot* rec) { s.EmitRow(rec); });
     return;
   }
 
@@ -479,7 +520,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
       if (is_last) {
         std::copy(rec, rec + width, row.begin());
         row[j] = joined != nullptr ? *joined : Slot{};
-        s.EmitRow(row.data(), last, nullptr);
+        s.EmitRow(row.data());
         return;
       }
       const std::size_t at = s.next_records.size();
@@ -515,13 +556,11 @@ void JoinBolt::Execute(const PackedWindow& window) {
                   : nullptr;
       const uint32_t end = group.start + group.length;
       if (is_last) {
-        // One row per match: only the joined slot changes, and EmitRow reads the picks on.
-        std::copy(rec, rec + width, row.begin());
+        // One row per match: only the joined row changes, and EmitMatch reads the picks on.
+        s.BeginMatches(rec, last);
         for (uint32_t p = group.start; p < end; ++p) {
           if (pads) table.matched[p] = 1;
-          row[j] = Slot{};
-          row[j].held = &rows[table.rows[p]];
-          s.EmitRow(row.data(), last, &picks);
+          s.EmitMatch(&rows[table.rows[p]], picks);
         }
         return;
       }

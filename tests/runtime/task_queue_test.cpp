@@ -5,6 +5,8 @@
 #include <map>
 #include <thread>
 
+#include "runtime/outbox.h"
+
 namespace tempest::runtime {
 namespace {
 
@@ -92,6 +94,84 @@ TEST(TaskQueueTest, CloseStillHandsOverWhatIsQueued) {
   EXPECT_EQ(got.size(), 1u);
   got.clear();
   EXPECT_FALSE(q.PopAll(got));
+}
+
+// Waits (yielding) until the consumer is blocked in its wait for the `n`th time.
+void AwaitConsumerWaiting(const TaskQueue& q, uint64_t n) {
+  while (q.GetStats().consumer_waits < n) std::this_thread::yield();
+}
+
+// Pops until `want` tuples have arrived; returns them in arrival order.
+std::vector<int64_t> PopTuples(TaskQueue& q, std::size_t want) {
+  std::vector<int64_t> got;
+  std::vector<Envelope> batch;
+  while (got.size() < want && q.PopAll(batch)) {
+    for (const Envelope& e : batch) {
+      for (const auto& t : e.tuples) got.push_back(t.GetInt(0));
+    }
+  }
+  return got;
+}
+
+TEST(TaskQueueTest, LaterPushesWakeAWaitingConsumerOnlyFromAnEighthOfTheCapacity) {
+  TaskQueue q(80);  // wakes from 10 tuples
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, 12); });
+  AwaitConsumerWaiting(q, 1);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 4), nullptr, TaskQueue::WakeConsumer::kLater));
+  ASSERT_TRUE(q.Push(Batch(1, 4, 4), nullptr, TaskQueue::WakeConsumer::kLater));
+  EXPECT_EQ(q.GetStats().wakeups, 0u);  // 8 queued: the consumer sleeps on
+  ASSERT_TRUE(q.Push(Batch(1, 8, 4), nullptr, TaskQueue::WakeConsumer::kLater));
+  consumer.join();
+  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(q.GetStats().wakeups, 1u);
+}
+
+TEST(TaskQueueTest, WakeHandsOverWhatLaterPushesQueued) {
+  TaskQueue q(1000);
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, 3); });
+  AwaitConsumerWaiting(q, 1);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 3), nullptr, TaskQueue::WakeConsumer::kLater));
+  EXPECT_EQ(q.GetStats().wakeups, 0u);
+  q.Wake();
+  consumer.join();
+  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(q.GetStats().wakeups, 1u);
+  q.Wake();  // nothing queued, nobody waiting: no wake-up
+  EXPECT_EQ(q.GetStats().wakeups, 1u);
+}
+
+// An outbox with batches of 4 sends one full batch (handed over without waking the consumer)
+// and `after` more tuples, then flushes: the consumer wakes once and gets all of them.
+void ExpectAFullBatchWaitsForTheFlush(int64_t after) {
+  TaskQueue q(1024);
+  Outbox::Options options;
+  options.batch_size = 4;
+  Outbox outbox(1, {nullptr, nullptr, &q}, options);
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, static_cast<std::size_t>(4 + after)); });
+  AwaitConsumerWaiting(q, 1);
+  std::vector<int64_t> sent;
+  for (int64_t i = 0; i < 4 + after; ++i) {
+    outbox.Send(2, nullptr, topology::Values{i});
+    sent.push_back(i);
+    if (i == 3) {
+      EXPECT_EQ(q.GetStats().wakeups, 0u);  // the full batch is queued, unannounced
+    }
+  }
+  outbox.Flush();
+  consumer.join();
+  EXPECT_EQ(got, sent);
+  EXPECT_EQ(q.GetStats().wakeups, 1u);
+}
+
+TEST(TaskQueueTest, AnOutboxFlushWakesItsConsumerForAFullBatchAndTheRest) {
+  ExpectAFullBatchWaitsForTheFlush(1);  // the partial batch's push wakes it
+}
+
+TEST(TaskQueueTest, AnOutboxFlushWakesItsConsumerForAFullBatchWithNothingAfterIt) {
+  ExpectAFullBatchWaitsForTheFlush(0);  // nothing left to push: Flush wakes it on its own
 }
 
 }  // namespace
