@@ -200,6 +200,17 @@ class BoltExecutor final : public TaskExecutor,
       Error("Execute threw", fmt::format("a non-standard exception (input {})", t.ToString()));
       Fail(t);
     }
+    if (++since_flush_check_ == kFlushCheckEvery) FlushIfDue();
+  }
+
+  // A pop can hold thousands of tuples (a whole queue): a bolt working through them hands its
+  // output on at least every millisecond, as a busy spout does, rather than only at the end.
+  void FlushIfDue() {
+    since_flush_check_ = 0;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_mid_pop_flush_ < std::chrono::milliseconds(1)) return;
+    last_mid_pop_flush_ = now;
+    emitter_.outbox().Flush();
   }
 
   void DoEmit(std::string_view stream, int direct_task, topology::Anchors anchors,
@@ -284,6 +295,9 @@ class BoltExecutor final : public TaskExecutor,
   std::size_t ended_count_ = 0;
   std::size_t closed_count_ = 0;
   bool flushed_ = false;
+  static constexpr uint32_t kFlushCheckEvery = 64;  // tuples between clock reads
+  uint32_t since_flush_check_ = 0;
+  std::chrono::steady_clock::time_point last_mid_pop_flush_{};
   const bool tracking_;
   AckIds ids_;
   topology::Anchors anchors_;  // of the emit being routed
