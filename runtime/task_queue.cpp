@@ -31,7 +31,11 @@ bool TaskQueue::PushWithoutWaiting(Envelope&& envelope) {
 
 void TaskQueue::Wake() {
   std::unique_lock lock(mu_);
-  const bool wake = consumer_waiting_ && !items_.empty();
+  WakeIf(lock, !items_.empty());
+}
+
+void TaskQueue::WakeIf(std::unique_lock<std::mutex>& lock, bool due) {
+  const bool wake = consumer_waiting_ && due;
   if (wake) {
     consumer_waiting_ = false;  // one notification is enough
     ++stats_.wakeups;
@@ -52,13 +56,7 @@ bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
     spares_.pop_back();
   }
   // A full queue is past wake_at_, so a producer never blocks on a consumer left asleep.
-  const bool wake = consumer_waiting_ && (wake_mode == WakeConsumer::kNow || tuples_ >= wake_at_);
-  if (wake) {
-    consumer_waiting_ = false;  // one notification is enough
-    ++stats_.wakeups;
-  }
-  lock.unlock();
-  if (wake) not_empty_.notify_one();
+  WakeIf(lock, wake_mode == WakeConsumer::kNow || tuples_ >= wake_at_);
   return true;
 }
 

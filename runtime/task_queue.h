@@ -77,6 +77,8 @@ class TaskQueue {
 
   bool Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
                std::vector<topology::Tuple>* spare, WakeConsumer wake);
+  // Notifies a waiting consumer if `due`; unlocks.
+  void WakeIf(std::unique_lock<std::mutex>& lock, bool due);
   bool Pop(std::vector<Envelope>& inout,
            std::optional<std::chrono::steady_clock::time_point> deadline);
 };

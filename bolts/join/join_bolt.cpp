@@ -313,11 +313,11 @@ struct JoinBolt::State {
   std::vector<uint8_t> position_of;         // by window row: its input's position + 1, or 0
   std::vector<std::string> reported;        // unknown inputs already reported
   std::vector<HeldRow> anchors;
-  std::vector<std::size_t> last_picks;    // the select items the last join's input supplies
-  std::vector<uint8_t> select_from_last;  // per select item: whether it is one of last_picks
-  topology::Values prefix;                // BeginMatches: the record's other select values
-  std::size_t prefix_anchors = 0;         // BeginMatches: how many of `anchors` are the record's
-  std::string pick;                       // one row's picks
+  // Per select item: whether the last join's input supplies it (its "picks").
+  std::vector<uint8_t> select_from_last;
+  topology::Values prefix;         // BeginMatches: the record's other select values
+  std::size_t prefix_anchors = 0;  // BeginMatches: how many of `anchors` are the record's
+  std::string pick;                // one row's picks
   KeyScratch key;
   const std::string* output_stream = nullptr;
 
@@ -349,7 +349,8 @@ struct JoinBolt::State {
   // The picks of a row of the last join's input, packed, into `pick`.
   void Pick(const PackedRow& r, const InputPlan& p) {
     pick.clear();
-    for (std::size_t f : last_picks) {
+    for (std::size_t f = 0; f < select_from_last.size(); ++f) {
+      if (select_from_last[f] == 0) continue;
       AppendPacked(FindPath(r.fields, r.field_count, p.select_index[f], plan.select[f].path), pick);
     }
   }
@@ -442,7 +443,6 @@ void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCol
   s.tables.resize(s.plan.width);
   for (std::size_t f = 0; f < s.plan.select.size(); ++f) {
     const bool from_last = s.plan.width > 1 && s.plan.select[f].input == s.plan.width - 1;
-    if (from_last) s.last_picks.push_back(f);
     s.select_from_last.push_back(from_last ? 1 : 0);
   }
 }
