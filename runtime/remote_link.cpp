@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
+#include <stdexcept>
 
 #include "runtime/thread_name.h"
 #include "transport/frame.h"
@@ -15,10 +17,85 @@ using transport::FrameKind;
 namespace {
 // How often the receiving thread looks at its stop flag when nothing arrives.
 constexpr std::chrono::milliseconds kReceivePoll{50};
+// How often it looks at the released inboxes (only markers and stray frames come there).
+constexpr std::chrono::milliseconds kReleasedPoll{5};
 }  // namespace
+
+// A task's inbox as its queue's source: frames become the envelopes the network thread would
+// have pushed.
+class RemoteLink::InboxSource final : public EnvelopeSource {
+ public:
+  InboxSource(RemoteLink& link, int task, std::unique_ptr<transport::TaskInbox> inbox)
+      : link_(link), task_(task), inbox_(std::move(inbox)) {}
+  const std::string& endpoint() const noexcept { return inbox_->endpoint(); }
+
+  // The next usable frame's envelope; false when nothing is queued (bad frames are counted
+  // and skipped).
+  bool Next(Envelope& e) {
+    while (inbox_->TryReceive(message_)) {
+      transport::FrameHeader h;
+      std::string error;
+      if (transport::PeekFrameHeader(message_, h, &error) != transport::DecodeStatus::kOk) {
+        link_.DropFrame(error);
+        continue;
+      }
+      if (link_.ToEnvelope(h, task_, message_, e)) return true;
+    }
+    return false;
+  }
+  void Drain(std::vector<Envelope>& out) override {
+    for (Envelope e; Next(e); e = Envelope()) out.push_back(std::move(e));
+  }
+  void Wait(int wake_fd, int timeout_ms) override { inbox_->Wait(wake_fd, timeout_ms); }
+
+ private:
+  RemoteLink& link_;
+  const int task_;
+  std::unique_ptr<transport::TaskInbox> inbox_;
+  std::string message_;
+};
+
+std::string RemoteLink::FormatEndpoints(const Endpoints& e) {
+  std::string out = e.worker;
+  for (const auto& [task, endpoint] : e.tasks) out += fmt::format("\n{}={}", task, endpoint);
+  return out;
+}
+
+RemoteLink::Endpoints RemoteLink::ParseEndpoints(std::string_view text) {
+  Endpoints e;
+  std::size_t at = text.find('\n');
+  e.worker = std::string(text.substr(0, at));
+  while (at != std::string_view::npos) {
+    const std::size_t next = text.find('\n', at + 1);
+    const std::string_view line = text.substr(
+        at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1);
+    const std::size_t eq = line.find('=');
+    int task = 0;
+    const auto [end, ec] =
+        std::from_chars(line.data(), line.data() + std::min(eq, line.size()), task);
+    if (eq == std::string_view::npos || ec != std::errc() || end != line.data() + eq || task < 1 ||
+        eq + 1 == line.size()) {
+      throw std::runtime_error(fmt::format(
+          "a worker endpoint list has a bad task entry \"{}\" (expected <task>=<endpoint>)", line));
+    }
+    e.tasks.emplace_back(task, std::string(line.substr(eq + 1)));
+    at = next;
+  }
+  if (e.worker.empty()) throw std::runtime_error("a worker endpoint list names no endpoint");
+  return e;
+}
 
 RemoteLink::RemoteLink(std::unique_ptr<transport::Transport> transport, Options options)
     : transport_(std::move(transport)), options_(std::move(options)) {
+  Endpoints mine{transport_->endpoint(), {}};
+  inboxes_.resize(options_.worker_of.size());
+  for (int t : options_.inbox_tasks) {
+    if (!IsLocal(t) || inboxes_[t]) continue;
+    inboxes_[t] = std::make_unique<InboxSource>(*this, t, transport_->OpenTaskInbox(t));
+    mine.tasks.emplace_back(t, inboxes_[t]->endpoint());
+  }
+  endpoint_ = FormatEndpoints(mine);
+  channel_.assign(options_.worker_of.size(), 0);
   credit_.resize(options_.worker_of.size());
   for (std::size_t t = 1; t < options_.worker_of.size(); ++t) {
     if (options_.worker_of[t] == options_.self) continue;
@@ -36,14 +113,45 @@ RemoteLink::~RemoteLink() {
 void RemoteLink::StartReceiving(std::vector<TaskQueue*> local_queues) {
   local_queues_ = std::move(local_queues);
   local_queues_.resize(options_.worker_of.size(), nullptr);
+  for (std::size_t t = 0; t < inboxes_.size(); ++t) {
+    if (!inboxes_[t]) continue;
+    if (local_queues_[t] != nullptr) {
+      local_queues_[t]->AttachSource(inboxes_[t].get());
+    } else {
+      ReleaseInbox(static_cast<int>(t));
+    }
+  }
   receiver_ = std::thread([this] {
     NameThisThread(fmt::format("w{} network", options_.self));
     ReceiveLoop();
   });
 }
 
+void RemoteLink::ConnectTasks(int peer, const Endpoints& e, bool first) {
+  for (const auto& [task, endpoint] : e.tasks) {
+    if (task >= static_cast<int>(options_.worker_of.size()) || options_.worker_of[task] != peer) {
+      throw std::runtime_error(fmt::format(
+          "worker {} lists an inbox for task {}, which is not one of its tasks", peer, task));
+    }
+    // Channels are fixed at the first connect (senders read channel_ without a lock); a
+    // restarted peer runs the same tasks, so it lists the same inboxes.
+    if (!first && channel_[task] == 0) continue;
+    transport_->ConnectTask(task, endpoint);
+    channel_[task] = 1;
+  }
+}
+
 void RemoteLink::Connect(const std::vector<std::string>& endpoints) {
-  transport_->Connect(endpoints);
+  std::vector<std::string> workers;
+  std::vector<Endpoints> parsed;
+  for (const std::string& text : endpoints) {
+    parsed.push_back(ParseEndpoints(text));
+    workers.push_back(parsed.back().worker);
+  }
+  transport_->Connect(workers);
+  for (int peer = 0; peer < static_cast<int>(parsed.size()); ++peer) {
+    if (peer != options_.self) ConnectTasks(peer, parsed[peer], true);
+  }
   std::string hello;
   for (int peer = 0; peer < options_.workers; ++peer) {
     if (peer == options_.self) continue;
@@ -59,7 +167,9 @@ bool RemoteLink::HeardFromAllPeers() const {
 }
 
 void RemoteLink::PeerRestarted(int peer, const std::string& endpoint) {
-  transport_->Reconnect(peer, endpoint);
+  const Endpoints parsed = ParseEndpoints(endpoint);
+  transport_->Reconnect(peer, parsed.worker);
+  ConnectTasks(peer, parsed, false);
   // The old incarnation's queues are gone: its tasks start with full credit again.
   for (std::size_t t = 1; t < options_.worker_of.size(); ++t) {
     if (options_.worker_of[t] != peer) continue;
@@ -87,19 +197,24 @@ void RemoteLink::PeerRestarted(int peer, const std::string& endpoint) {
   for (const auto& [from, to, kind] : resend) {
     frame.clear();
     transport::EncodeControlFrame(kind, from, to, frame);
-    transport_->Send(peer, frame);
+    Deliver(to, frame);
   }
+}
+
+bool RemoteLink::Deliver(int to_task, std::string_view bytes) {
+  return channel_[to_task] != 0 ? transport_->SendToTask(to_task, bytes)
+                                : transport_->Send(worker_of(to_task), bytes);
 }
 
 bool RemoteLink::SendTuples(int to_task, std::string_view frame, uint32_t count) {
   if (!WaitForCredit(to_task, count)) return false;
-  return transport_->Send(worker_of(to_task), frame);
+  return Deliver(to_task, frame);
 }
 
 bool RemoteLink::SendAcks(int to_task, std::string_view frame, uint32_t count, bool credited) {
   if (credited && !WaitForCredit(to_task, count)) return false;
   if (closed_.load()) return false;
-  return transport_->Send(worker_of(to_task), frame);
+  return Deliver(to_task, frame);
 }
 
 bool RemoteLink::WaitForCredit(int to_task, uint32_t count) {
@@ -135,7 +250,7 @@ bool RemoteLink::SendMarker(int from_task, int to_task, FrameKind kind) {
   }
   std::string frame;
   transport::EncodeControlFrame(kind, from_task, to_task, frame);
-  return transport_->Send(worker_of(to_task), frame);
+  return Deliver(to_task, frame);
 }
 
 void RemoteLink::ReturnCredit(int peer, int task, uint64_t tuples) {
@@ -166,12 +281,68 @@ void RemoteLink::Close() {
   }
 }
 
+void RemoteLink::ReleaseInbox(int task) {
+  if (task < 1 || task >= static_cast<int>(inboxes_.size()) || !inboxes_[task]) return;
+  std::lock_guard lock(released_mu_);
+  if (std::find(released_.begin(), released_.end(), task) != released_.end()) return;
+  released_.push_back(task);
+  any_released_ = true;
+}
+
 void RemoteLink::ReceiveLoop() {
   std::string message;
   while (!stopping_.load()) {
-    if (!transport_->Receive(message, kReceivePoll)) continue;
-    Handle(message);
+    const bool released = any_released_.load();
+    if (transport_->Receive(message, released ? kReleasedPoll : kReceivePoll)) Handle(message);
+    if (released) DrainReleasedInboxes();
   }
+}
+
+void RemoteLink::DrainReleasedInboxes() {
+  std::vector<int> tasks;
+  {
+    std::lock_guard lock(released_mu_);  // also orders this thread after the task's last use
+    tasks = released_;
+  }
+  for (int t : tasks) {
+    for (Envelope e; inboxes_[t]->Next(e); e = Envelope()) {
+      if (TaskQueue* queue = local_queues_[t]) {
+        queue->PushWithoutWaiting(std::move(e));
+      } else {
+        DropFrame(fmt::format("a frame for task {}, which does not run any more", t));
+      }
+    }
+  }
+}
+
+bool RemoteLink::ToEnvelope(const transport::FrameHeader& h, int to, std::string& message,
+                            Envelope& e) {
+  const int tasks = static_cast<int>(options_.worker_of.size()) - 1;
+  if (h.to_task != to || !IsLocal(h.to_task) || h.from_task < 1 || h.from_task > tasks ||
+      IsLocal(h.from_task)) {
+    DropFrame(to == h.to_task
+                  ? fmt::format("a frame from task {} to task {}, which is not a task of this "
+                                "worker fed from another",
+                                h.from_task, h.to_task)
+                  : fmt::format("a frame from task {} to task {} came to the inbox of task {}",
+                                h.from_task, h.to_task, to));
+    return false;
+  }
+  e.from_task = h.from_task;
+  if (h.kind == FrameKind::kTuples || h.kind == FrameKind::kAcks) {
+    e.kind = Envelope::Kind::kFrame;
+    e.frame = std::move(message);
+    e.frame_tuples = static_cast<uint32_t>(h.count);
+    message = std::string();
+    return true;
+  }
+  const bool close = h.kind == FrameKind::kClose;
+  e.kind = close ? Envelope::Kind::kClose : Envelope::Kind::kEndOfStream;
+  std::string ack;
+  transport::EncodeControlFrame(close ? FrameKind::kCloseAck : FrameKind::kEndOfStreamAck,
+                                h.to_task, h.from_task, ack);
+  transport_->Send(worker_of(h.from_task), ack);
+  return true;
 }
 
 void RemoteLink::Handle(std::string& message) {
@@ -188,33 +359,13 @@ void RemoteLink::Handle(std::string& message) {
     case FrameKind::kAcks:
     case FrameKind::kEndOfStream:
     case FrameKind::kClose: {
-      if (!IsLocal(h.to_task) || !remote_task(h.from_task)) {
-        DropFrame(
-            fmt::format("a frame from task {} to task {}, which is not a task of this "
-                        "worker fed from another",
-                        h.from_task, h.to_task));
-        return;
-      }
-      TaskQueue* queue = local_queues_[h.to_task];
-      if (queue == nullptr) {
+      TaskQueue* queue = IsLocal(h.to_task) ? local_queues_[h.to_task] : nullptr;
+      if (IsLocal(h.to_task) && remote_task(h.from_task) && queue == nullptr) {
         DropFrame(fmt::format("a frame for task {}, which does not run any more", h.to_task));
         return;
       }
       Envelope e;
-      e.from_task = h.from_task;
-      if (h.kind == FrameKind::kTuples || h.kind == FrameKind::kAcks) {
-        e.kind = Envelope::Kind::kFrame;
-        e.frame = std::move(message);
-        e.frame_tuples = static_cast<uint32_t>(h.count);
-        message = std::string();
-      } else {
-        const bool close = h.kind == FrameKind::kClose;
-        e.kind = close ? Envelope::Kind::kClose : Envelope::Kind::kEndOfStream;
-        std::string ack;
-        transport::EncodeControlFrame(close ? FrameKind::kCloseAck : FrameKind::kEndOfStreamAck,
-                                      h.to_task, h.from_task, ack);
-        transport_->Send(worker_of(h.from_task), ack);
-      }
+      if (!ToEnvelope(h, h.to_task, message, e)) return;
       queue->PushWithoutWaiting(std::move(e));
       return;
     }

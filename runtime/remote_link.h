@@ -39,6 +39,14 @@ namespace tempest::runtime {
 // order: a confirmed end-of-stream follows all of its sender's tuples). Exiting before that can
 // lose the last messages (libzmq #4660).
 //
+// Task inboxes: the tasks in Options::inbox_tasks get a receiving socket of their own
+// (Transport::OpenTaskInbox), which their queue drains and waits on (TaskQueue::AttachSource),
+// and peers send those tasks' frames and markers there instead of to this worker's socket: a
+// frame from another worker then reaches its task through the two ZeroMQ I/O threads only, not
+// through this link's receiving thread as well. endpoint() lists them ("<worker endpoint>" then
+// one "\n<task>=<endpoint>" per inbox); Connect and PeerRestarted read such lists. Credit,
+// hellos and confirmations still travel between the worker sockets.
+//
 // Thread-safety: every public method may be called from any thread.
 class RemoteLink {
  public:
@@ -50,14 +58,26 @@ class RemoteLink {
     // Called when a waiter may want to look again: every peer heard from, every end-of-stream
     // confirmed. May be empty.
     std::function<void()> notify;
+    // Local tasks that get an inbox of their own (see above).
+    std::vector<int> inbox_tasks;
   };
+
+  // A worker's endpoint text: its data endpoint and its tasks' inboxes.
+  struct Endpoints {
+    std::string worker;
+    std::vector<std::pair<int, std::string>> tasks;
+  };
+  static std::string FormatEndpoints(const Endpoints& e);
+  // Throws std::runtime_error naming the text if it is not one FormatEndpoints writes.
+  static Endpoints ParseEndpoints(std::string_view text);
 
   RemoteLink(std::unique_ptr<transport::Transport> transport, Options options);
   ~RemoteLink();  // stops the receiving thread
   RemoteLink(const RemoteLink&) = delete;
   RemoteLink& operator=(const RemoteLink&) = delete;
 
-  const std::string& endpoint() const noexcept { return transport_->endpoint(); }
+  // What peers need to reach this worker and its tasks' inboxes (see above).
+  const std::string& endpoint() const noexcept { return endpoint_; }
   int workers() const noexcept { return options_.workers; }
   uint64_t credit_batch() const noexcept {
     return std::max<uint64_t>(1, options_.credit_tuples / 4);
@@ -73,8 +93,13 @@ class RemoteLink {
   }
 
   // Starts receiving; frames for task t go to local_queues[t] (nullptr: not running here, the
-  // frame is dropped and counted).
+  // frame is dropped and counted). A task with an inbox has it attached to its queue, whose
+  // consumer must stop before this link is destroyed.
   void StartReceiving(std::vector<TaskQueue*> local_queues);
+  // Task `task` stops taking from its inbox (its executor ended, or it does not run in this
+  // incarnation): from now on the receiving thread reads the inbox as it reads the worker
+  // socket, so markers sent to the task are still confirmed. No-op without an inbox.
+  void ReleaseInbox(int task);
   // Connects to every peer and greets it (a hello frame).
   void Connect(const std::vector<std::string>& endpoints);
   // Every peer's hello has arrived (each directed channel into this worker works).
@@ -112,9 +137,18 @@ class RemoteLink {
     uint64_t available = 0;
   };
 
+  class InboxSource;
+
   bool SendMarker(int from_task, int to_task, transport::FrameKind kind);
+  // Sends to remote task `to_task`: to its inbox if it has one, else to its worker.
+  bool Deliver(int to_task, std::string_view bytes);
+  // A tuples, acks, end-of-stream or close frame for local task `to` as the envelope its queue
+  // takes (confirming a marker to its sender); false if it was dropped (and counted).
+  bool ToEnvelope(const transport::FrameHeader& h, int to, std::string& message, Envelope& e);
+  void ConnectTasks(int peer, const Endpoints& e, bool first);
   bool WaitForCredit(int to_task, uint32_t count);
   void ReceiveLoop();
+  void DrainReleasedInboxes();
   void Handle(std::string& message);
   void Notify() {
     if (options_.notify) options_.notify();
@@ -122,6 +156,12 @@ class RemoteLink {
 
   std::unique_ptr<transport::Transport> transport_;
   Options options_;
+  std::vector<std::unique_ptr<InboxSource>> inboxes_;  // by task id; closed before transport_
+  std::string endpoint_;
+  std::vector<uint8_t> channel_;  // by task id: a remote task we send to at its inbox
+  std::mutex released_mu_;
+  std::vector<int> released_;  // inboxes the receiving thread reads (ReleaseInbox)
+  std::atomic<bool> any_released_{false};
   std::vector<std::unique_ptr<Credit>> credit_;  // by task id: remote tasks only
   std::vector<TaskQueue*> local_queues_;
   std::atomic<bool> closed_{false};

@@ -80,7 +80,17 @@ void TaskHost::Start() {
     executors_.clear();
     throw;
   }
-  for (auto& e : executors_) threads_.emplace_back([exec = e.get()] { exec->Run(); });
+  // A task that does not run, or has ended, leaves its inbox to the link's receiving thread.
+  RemoteLink* link_rw = options_.link;
+  if (link_rw != nullptr) {
+    for (int t : options_.skip) link_rw->ReleaseInbox(t);
+  }
+  for (std::size_t i = 0; i < executors_.size(); ++i) {
+    threads_.emplace_back([exec = executors_[i].get(), t = running_[i], link_rw] {
+      exec->Run();
+      if (link_rw != nullptr) link_rw->ReleaseInbox(t);
+    });
+  }
 }
 
 void TaskHost::Join() {

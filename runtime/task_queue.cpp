@@ -1,12 +1,40 @@
 #include "runtime/task_queue.h"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace tempest::runtime {
 
 TaskQueue::TaskQueue(std::size_t capacity_tuples)
     : capacity_(std::max<std::size_t>(1, capacity_tuples)),
       wake_at_(std::max<std::size_t>(1, capacity_ / 8)) {}
+
+TaskQueue::~TaskQueue() {
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+void TaskQueue::AttachSource(EnvelopeSource* source) {
+  std::lock_guard lock(mu_);
+  if (source != nullptr && wake_fd_ < 0) {
+    wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wake_fd_ < 0) {
+      throw std::runtime_error(std::string("cannot create an eventfd: ") + std::strerror(errno));
+    }
+  }
+  source_ = source;
+}
+
+void TaskQueue::SignalWakeFd() const noexcept {
+  const uint64_t one = 1;
+  // EAGAIN (the counter is saturated) still leaves it readable: nothing to do.
+  [[maybe_unused]] const ssize_t n = ::write(wake_fd_, &one, sizeof one);
+}
 
 namespace {
 // Enough buffers for a full queue of small batches; more would only hold memory.
@@ -36,12 +64,18 @@ void TaskQueue::Wake() {
 
 void TaskQueue::WakeIf(std::unique_lock<std::mutex>& lock, bool due) {
   const bool wake = consumer_waiting_ && due;
+  const bool by_fd = source_waiting_;
   if (wake) {
     consumer_waiting_ = false;  // one notification is enough
     ++stats_.wakeups;
   }
   lock.unlock();
-  if (wake) not_empty_.notify_one();
+  if (!wake) return;
+  if (by_fd) {
+    SignalWakeFd();
+  } else {
+    not_empty_.notify_one();
+  }
 }
 
 bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
@@ -77,6 +111,7 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
     if (e.tuples.capacity() > 0) spares_.push_back(std::move(e.tuples));
   }
   inout.clear();
+  if (source_ != nullptr) return PopWithSource(lock, inout, deadline);
   if (items_.empty() && !closed_) {
     consumer_waiting_ = true;
     ++stats_.consumer_waits;
@@ -89,20 +124,74 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
     consumer_waiting_ = false;
   }
   if (items_.empty()) return !closed_;  // timed out (true) or closed and drained (false)
-  inout.swap(items_);
+  TakeAll(lock, inout);
+  return true;
+}
+
+void TaskQueue::TakeAll(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout) {
+  if (inout.empty()) {
+    inout.swap(items_);
+  } else {
+    for (Envelope& e : items_) inout.push_back(std::move(e));
+    items_.clear();
+  }
   tuples_ = 0;
   nonempty_.store(false, std::memory_order_relaxed);
   const bool wake = producers_waiting_ > 0;
   lock.unlock();
   if (wake) not_full_.notify_all();
-  return true;
+}
+
+bool TaskQueue::PopWithSource(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout,
+                              std::optional<std::chrono::steady_clock::time_point> deadline) {
+  for (;;) {
+    const std::size_t queued = tuples_;
+    if (!items_.empty()) {
+      TakeAll(lock, inout);
+    } else {
+      lock.unlock();
+    }
+    const std::size_t from_queue = inout.size();
+    source_->Drain(inout);
+    if (inout.size() > from_queue) {
+      // What waited in the source counts as queued: the high-water mark covers both.
+      std::size_t tuples = queued;
+      for (std::size_t i = from_queue; i < inout.size(); ++i) tuples += inout[i].TupleCount();
+      lock.lock();
+      stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples);
+      lock.unlock();
+    }
+    if (!inout.empty()) return true;
+    lock.lock();
+    if (!items_.empty()) continue;
+    if (closed_) return false;
+    int timeout_ms = -1;
+    if (deadline) {
+      const auto left = *deadline - std::chrono::steady_clock::now();
+      if (left <= std::chrono::steady_clock::duration::zero()) return true;  // timed out
+      timeout_ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(left).count());
+    }
+    consumer_waiting_ = true;
+    source_waiting_ = true;
+    ++stats_.consumer_waits;
+    lock.unlock();
+    source_->Wait(wake_fd_, timeout_ms);
+    uint64_t count = 0;
+    [[maybe_unused]] const ssize_t n = ::read(wake_fd_, &count, sizeof count);  // clear it
+    lock.lock();
+    consumer_waiting_ = false;
+    source_waiting_ = false;
+  }
 }
 
 void TaskQueue::Close() {
+  bool by_fd = false;
   {
     std::lock_guard lock(mu_);
     closed_ = true;
+    by_fd = wake_fd_ >= 0;
   }
+  if (by_fd) SignalWakeFd();
   not_empty_.notify_all();
   not_full_.notify_all();
 }

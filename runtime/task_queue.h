@@ -25,10 +25,36 @@ namespace tempest::runtime {
 // pushes with WakeConsumer::kLater: a waiting consumer is woken only once `wake_at` tuples are
 // queued (an eighth of the capacity), or by the producer's next kNow push or Wake() (Outbox::Flush
 // does either before its task can block, so nothing waits longer than its producer's burst).
+// A queue may also have a source: a task's own network inbox (runtime/remote_link.h). Pop then
+// takes what the source has too and, when both are empty, waits on both at once, so a frame
+// from another worker reaches its task without a second thread in between.
 // Thread-safe.
+class TaskQueue;
+
+// Envelopes a task receives besides its queue's (see TaskQueue::AttachSource). Used only by
+// the queue's consumer thread.
+class EnvelopeSource {
+ public:
+  virtual ~EnvelopeSource() = default;
+  // Appends what has arrived, never blocking.
+  virtual void Drain(std::vector<Envelope>& out) = 0;
+  // Blocks until something may have arrived, `wake_fd` is readable, or `timeout_ms` passes
+  // (-1: no limit).
+  virtual void Wait(int wake_fd, int timeout_ms) = 0;
+};
+
 class TaskQueue {
  public:
   explicit TaskQueue(std::size_t capacity_tuples);
+  ~TaskQueue();
+  TaskQueue(const TaskQueue&) = delete;
+  TaskQueue& operator=(const TaskQueue&) = delete;
+
+  // Pop also drains `source` and waits on it (producers then wake the consumer through an
+  // eventfd instead of the condition variable). Call before the consumer starts; the source
+  // must outlive the consumer's last Pop. What comes from it bypasses the capacity (its
+  // senders' credits bound it).
+  void AttachSource(EnvelopeSource* source);
 
   enum class WakeConsumer { kNow, kLater };
   // Blocks while full. Returns false (dropping the envelope) once the queue is closed. When a
@@ -71,6 +97,9 @@ class TaskQueue {
   std::size_t tuples_ = 0;
   bool closed_ = false;
   bool consumer_waiting_ = false;
+  EnvelopeSource* source_ = nullptr;
+  int wake_fd_ = -1;             // with a source: an eventfd the consumer waits on
+  bool source_waiting_ = false;  // the consumer waits in source_->Wait (not on not_empty_)
   std::atomic<bool> nonempty_{false};
   int producers_waiting_ = 0;
   Stats stats_;
@@ -81,6 +110,11 @@ class TaskQueue {
   void WakeIf(std::unique_lock<std::mutex>& lock, bool due);
   bool Pop(std::vector<Envelope>& inout,
            std::optional<std::chrono::steady_clock::time_point> deadline);
+  bool PopWithSource(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout,
+                     std::optional<std::chrono::steady_clock::time_point> deadline);
+  // Moves everything queued into `inout` and unlocks (waking blocked producers).
+  void TakeAll(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout);
+  void SignalWakeFd() const noexcept;
 };
 
 }  // namespace tempest::runtime

@@ -88,10 +88,26 @@ class Worker {
       t.self = options_.index;
       t.endpoint = options_.endpoint;
       t.run_dir = options_.run_dir;
-      link_ = std::make_unique<RemoteLink>(
-          transport::MakeZmqTransport(t),
-          RemoteLink::Options{options_.index, options_.workers, worker_of_,
-                              options_.run.queue_capacity, [this] { wake_.Signal(); }});
+      RemoteLink::Options lo{options_.index,
+                             options_.workers,
+                             worker_of_,
+                             options_.run.queue_capacity,
+                             [this] { wake_.Signal(); },
+                             {}};
+      // Bolts and ackers read their own socket; a spout polls its queue between NextTuple
+      // calls (TaskQueue::MaybeNonEmpty), so its few remote frames keep to the worker socket.
+      for (int task : TasksOfWorker(worker_of_, options_.index)) {
+        if (options_.workers == 1) break;
+        if (layout_->IsAcker(task)) {
+          lo.inbox_tasks.push_back(task);
+          continue;
+        }
+        const topology::ComponentSpec* c = spec_->Find(layout_->ComponentOf(task));
+        if (c != nullptr && c->kind == topology::ComponentKind::kBolt) {
+          lo.inbox_tasks.push_back(task);
+        }
+      }
+      link_ = std::make_unique<RemoteLink>(transport::MakeZmqTransport(t), std::move(lo));
     } catch (const std::exception& e) {
       return FailEarly(fmt::format("worker {}: {}", options_.index, e.what()));
     }

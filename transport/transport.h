@@ -26,11 +26,26 @@ struct TransportOptions {
   int receive_hwm = 100'000;
 };
 
+// A task's own receiving socket (a PULL bound for that task alone): frames sent to it skip the
+// worker's receiving thread, one thread hand-off less per crossing. Used by one thread at a
+// time (its task's); destroyed before the Transport that opened it.
+class TaskInbox {
+ public:
+  virtual ~TaskInbox() = default;
+  virtual const std::string& endpoint() const noexcept = 0;
+  // The next queued message, if any; never blocks.
+  virtual bool TryReceive(std::string& out) = 0;
+  // Blocks until a message is queued, `wake_fd` is readable, or `timeout_ms` has passed (-1:
+  // no limit). Returns at once if a message is already queued.
+  virtual void Wait(int wake_fd, int timeout_ms) = 0;
+};
+
 // One worker's share of the data plane: a PULL socket every peer sends to (bound at creation)
 // and one PUSH socket per peer worker, so there is exactly one channel per ordered worker pair
-// and ZeroMQ keeps each FIFO. Messages are opaque bytes (frames of transport/frame.h).
-// Send and Reconnect may be called from any thread (each peer's socket has its own lock);
-// Receive from one thread only.
+// and ZeroMQ keeps each FIFO; optionally, tasks of this worker have inboxes of their own and
+// peers a PUSH socket per such task (one channel per worker and task). Messages are opaque bytes
+// (frames of transport/frame.h). Send and Reconnect may be called from any thread (each peer's
+// socket has its own lock); Receive from one thread only.
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -45,7 +60,18 @@ class Transport {
   virtual bool Send(int peer, std::string_view bytes) = 0;
   // Waits up to `timeout` for the next message from any peer. False if none arrived.
   virtual bool Receive(std::string& out, std::chrono::milliseconds timeout) = 0;
-  // Messages sent/received so far (every thread's).
+  // Binds a socket for local task `task` (ipc: worker-<self>-task-<task>.sock next to the
+  // worker's; tcp: another ephemeral port). Throws std::runtime_error naming the endpoint.
+  virtual std::unique_ptr<TaskInbox> OpenTaskInbox(int task) = 0;
+  // Connects a PUSH socket to remote task `task`'s inbox; again for the same task, replaces it
+  // (messages queued for the old one are discarded). The first call for each task must come
+  // before any Send or SendToTask.
+  virtual void ConnectTask(int task, const std::string& endpoint) = 0;
+  // Queues one message for remote task `task`'s inbox (ConnectTask first). Blocks only at the
+  // high-water mark. False once closed.
+  virtual bool SendToTask(int task, std::string_view bytes) = 0;
+  // Messages sent so far (every thread's, task inboxes' included) and received on the worker
+  // socket (task inboxes are read by their tasks, which count what they take).
   virtual uint64_t sent() const noexcept = 0;
   virtual uint64_t received() const noexcept = 0;
 };

@@ -16,7 +16,55 @@
 namespace tempest::transport {
 namespace {
 
+class ZmqTaskInbox final : public TaskInbox {
+ public:
+  ZmqTaskInbox(zmq::context_t& context, const std::string& wanted, int hwm)
+      : socket_(context, zmq::socket_type::pull) {
+    socket_.set(zmq::sockopt::rcvhwm, hwm);
+    socket_.set(zmq::sockopt::linger, 0);
+    try {
+      socket_.bind(wanted);
+    } catch (const zmq::error_t& e) {
+      throw std::runtime_error(fmt::format("cannot listen on {}: {}", wanted, e.what()));
+    }
+    endpoint_ = socket_.get(zmq::sockopt::last_endpoint);
+  }
+  ~ZmqTaskInbox() override { socket_.close(); }
+
+  const std::string& endpoint() const noexcept override { return endpoint_; }
+
+  bool TryReceive(std::string& out) override {
+    try {
+      zmq::message_t msg;
+      if (!socket_.recv(msg, zmq::recv_flags::dontwait)) return false;
+      out.assign(static_cast<const char*>(msg.data()), msg.size());
+      return true;
+    } catch (const zmq::error_t&) {
+      return false;  // the context is being torn down
+    }
+  }
+
+  void Wait(int wake_fd, int timeout_ms) override {
+    zmq::pollitem_t items[2] = {{socket_.handle(), 0, ZMQ_POLLIN, 0},
+                                {nullptr, wake_fd, ZMQ_POLLIN, 0}};
+    try {
+      (void)zmq::poll(items, wake_fd >= 0 ? 2 : 1, std::chrono::milliseconds(timeout_ms));
+    } catch (const zmq::error_t&) {
+      // EINTR or a context being torn down: the caller looks again.
+    }
+  }
+
+ private:
+  zmq::socket_t socket_;
+  std::string endpoint_;
+};
+
 class ZmqTransport final : public Transport {
+  struct Peer {
+    std::mutex mu;
+    std::unique_ptr<zmq::socket_t> socket;
+  };
+
  public:
   explicit ZmqTransport(const TransportOptions& options)
       : options_(options), context_(1), pull_(context_, zmq::socket_type::pull) {
@@ -35,8 +83,10 @@ class ZmqTransport final : public Transport {
   }
 
   ~ZmqTransport() override {
-    for (auto& peer : peers_) {
-      if (peer && peer->socket) peer->socket->close();
+    for (auto* list : {&peers_, &tasks_}) {
+      for (auto& peer : *list) {
+        if (peer && peer->socket) peer->socket->close();
+      }
     }
     pull_.close();
     context_.close();
@@ -62,8 +112,9 @@ class ZmqTransport final : public Transport {
     Open(p, endpoint);
   }
 
-  bool Send(int peer, std::string_view bytes) override {
-    Peer& p = *peers_[peer];
+  bool Send(int peer, std::string_view bytes) override { return SendOn(*peers_[peer], bytes); }
+
+  bool SendOn(Peer& p, std::string_view bytes) {
     std::lock_guard lock(p.mu);
     if (!p.socket) return false;
     try {
@@ -92,15 +143,33 @@ class ZmqTransport final : public Transport {
     return true;
   }
 
+  std::unique_ptr<TaskInbox> OpenTaskInbox(int task) override {
+    const std::string wanted =
+        options_.endpoint == EndpointKind::kIpc
+            ? fmt::format("ipc://{}/worker-{}-task-{}.sock", options_.run_dir, options_.self, task)
+            : std::string("tcp://127.0.0.1:*");
+    return std::make_unique<ZmqTaskInbox>(context_, wanted, options_.receive_hwm);
+  }
+
+  void ConnectTask(int task, const std::string& endpoint) override {
+    if (task < 0) throw std::invalid_argument(fmt::format("no task {}", task));
+    if (static_cast<std::size_t>(task) >= tasks_.size()) tasks_.resize(task + 1);
+    if (!tasks_[task]) tasks_[task] = std::make_unique<Peer>();
+    Peer& p = *tasks_[task];
+    std::lock_guard lock(p.mu);
+    if (p.socket) p.socket->close();
+    Open(p, endpoint);
+  }
+
+  bool SendToTask(int task, std::string_view bytes) override {
+    return static_cast<std::size_t>(task) < tasks_.size() && tasks_[task] &&
+           SendOn(*tasks_[task], bytes);
+  }
+
   uint64_t sent() const noexcept override { return sent_.load(std::memory_order_relaxed); }
   uint64_t received() const noexcept override { return received_.load(std::memory_order_relaxed); }
 
  private:
-  struct Peer {
-    std::mutex mu;
-    std::unique_ptr<zmq::socket_t> socket;
-  };
-
   void Open(Peer& p, const std::string& endpoint) {
     p.socket = std::make_unique<zmq::socket_t>(context_, zmq::socket_type::push);
     p.socket->set(zmq::sockopt::sndhwm, options_.send_hwm);
@@ -119,6 +188,7 @@ class ZmqTransport final : public Transport {
   zmq::socket_t pull_;
   std::string endpoint_;
   std::vector<std::unique_ptr<Peer>> peers_;
+  std::vector<std::unique_ptr<Peer>> tasks_;  // by task id: PUSH sockets to remote task inboxes
   std::atomic<uint64_t> sent_{0};
   std::atomic<uint64_t> received_{0};
 };

@@ -1,6 +1,7 @@
 // RemoteLink between two workers in one process (real ZeroMQ sockets): greetings, credit-based
-// flow control, the end-of-stream handshake and bad frames. Waits are on the links' notify hook
-// or a queue's pop, with long deadlines.
+// flow control, the end-of-stream handshake and bad frames, each with every task reached through
+// its worker's socket and with every task reading an inbox of its own. Waits are on the links'
+// notify hook or a queue's pop, with long deadlines.
 #include "runtime/remote_link.h"
 
 #include <gtest/gtest.h>
@@ -20,16 +21,18 @@ using namespace std::chrono_literals;
 // Tasks 1 and 3 run on worker 0, task 2 on worker 1.
 const std::vector<int> kWorkerOf = {0, 0, 1, 0};
 
-class RemoteLinkTest : public ::testing::Test {
+class RemoteLinkTest : public ::testing::TestWithParam<bool> {
  protected:
   RemoteLinkTest() : dir_(transport::MakeRunDir("link")) {
     for (int w = 0; w < 2; ++w) {
       transport::TransportOptions t;
       t.self = w;
       t.run_dir = dir_;
+      std::vector<int> inboxes;
+      if (GetParam()) inboxes = w == 0 ? std::vector<int>{1, 3} : std::vector<int>{2};
       links_[w] = std::make_unique<RemoteLink>(
-          transport::MakeZmqTransport(t),
-          RemoteLink::Options{w, 2, kWorkerOf, /*credit_tuples=*/10, [this] { Notify(); }});
+          transport::MakeZmqTransport(t), RemoteLink::Options{w, 2, kWorkerOf, /*credit_tuples=*/10,
+                                                              [this] { Notify(); }, inboxes});
     }
     links_[0]->StartReceiving({nullptr, &q1_, nullptr, &q3_});
     links_[1]->StartReceiving({nullptr, nullptr, &q2_, nullptr});
@@ -71,14 +74,14 @@ class RemoteLinkTest : public ::testing::Test {
   std::condition_variable cv_;
 };
 
-TEST_F(RemoteLinkTest, EveryPeerIsHeardFrom) {
+TEST_P(RemoteLinkTest, EveryPeerIsHeardFrom) {
   EXPECT_TRUE(WaitUntil([&] { return links_[0]->HeardFromAllPeers(); }));
   EXPECT_TRUE(WaitUntil([&] { return links_[1]->HeardFromAllPeers(); }));
   EXPECT_TRUE(links_[0]->IsLocal(3));
   EXPECT_FALSE(links_[0]->IsLocal(2));
 }
 
-TEST_F(RemoteLinkTest, ASenderWaitsForCreditAndNothingIsLost) {
+TEST_P(RemoteLinkTest, ASenderWaitsForCreditAndNothingIsLost) {
   ASSERT_TRUE(links_[0]->SendTuples(2, Frame(1, 2, 10), 10));  // all 10 credits
   auto second = std::async(std::launch::async, [&] {
     return links_[0]->SendTuples(2, Frame(1, 2, 4), 4);  // has to wait
@@ -100,29 +103,62 @@ TEST_F(RemoteLinkTest, ASenderWaitsForCreditAndNothingIsLost) {
   EXPECT_EQ(got[0].frame_tuples, 4u);
 }
 
-TEST_F(RemoteLinkTest, EndOfStreamIsConfirmedByTheReceiver) {
+TEST_P(RemoteLinkTest, EndOfStreamIsConfirmedByTheReceiver) {
   EXPECT_TRUE(links_[0]->AllEndOfStreamConfirmed());
   ASSERT_TRUE(links_[0]->SendTuples(2, Frame(1, 2, 3), 3));
   ASSERT_TRUE(links_[0]->SendEndOfStream(1, 2));
-  EXPECT_TRUE(WaitUntil([&] { return links_[0]->AllEndOfStreamConfirmed(); }));
+  // (With an inbox the task confirms as it takes the marker, so it is taken first.)
   std::vector<Envelope> got;
   while (got.size() < 2) {
     std::vector<Envelope> more = Pop(q2_);
     ASSERT_FALSE(more.empty());
     for (Envelope& e : more) got.push_back(std::move(e));
   }
+  EXPECT_TRUE(WaitUntil([&] { return links_[0]->AllEndOfStreamConfirmed(); }));
   EXPECT_EQ(got[0].kind, Envelope::Kind::kFrame);  // FIFO: the data, then its end
   EXPECT_EQ(got[1].kind, Envelope::Kind::kEndOfStream);
   EXPECT_EQ(got[1].from_task, 1);
 }
 
-TEST_F(RemoteLinkTest, BadAndMisaddressedFramesAreCountedAndDropped) {
+// A task that ended (or does not run) no longer takes from its inbox: the receiving thread
+// does, so what is sent to it is still confirmed and queued, as without inboxes.
+TEST_P(RemoteLinkTest, AReleasedInboxIsReadByTheReceivingThread) {
+  links_[1]->ReleaseInbox(2);
+  ASSERT_TRUE(links_[0]->SendTuples(2, Frame(1, 2, 3), 3));
+  ASSERT_TRUE(links_[0]->SendEndOfStream(1, 2));
+  ASSERT_TRUE(links_[0]->SendClose(1, 2));
+  EXPECT_TRUE(WaitUntil([&] { return links_[0]->AllEndOfStreamConfirmed(); }));
+  q2_.AttachSource(nullptr);  // the queue itself holds them now
+  std::vector<Envelope> got;
+  while (got.size() < 3) {
+    std::vector<Envelope> more = Pop(q2_);
+    ASSERT_FALSE(more.empty());
+    for (Envelope& e : more) got.push_back(std::move(e));
+  }
+  EXPECT_EQ(got[0].kind, Envelope::Kind::kFrame);
+  EXPECT_EQ(got[1].kind, Envelope::Kind::kEndOfStream);
+  EXPECT_EQ(got[2].kind, Envelope::Kind::kClose);
+  EXPECT_EQ(links_[1]->dropped_frames(), 0u);
+}
+
+TEST_P(RemoteLinkTest, BadAndMisaddressedFramesAreCountedAndDropped) {
   transport::TransportOptions t;
   t.self = 0;
   t.run_dir = dir_ + "/rogue";
   std::filesystem::create_directory(t.run_dir);
   auto rogue = transport::MakeZmqTransport(t);
-  rogue->Connect({rogue->endpoint(), links_[1]->endpoint()});
+  const RemoteLink::Endpoints target = RemoteLink::ParseEndpoints(links_[1]->endpoint());
+  rogue->Connect({rogue->endpoint(), target.worker});
+  if (GetParam()) {
+    ASSERT_EQ(target.tasks.size(), 1u);
+    EXPECT_EQ(target.tasks[0].first, 2);
+    rogue->ConnectTask(2, target.tasks[0].second);
+  }
+  // With inboxes: the same frames sent to task 2's inbox (a frame for another task is
+  // misaddressed there too).
+  const auto send = [&](const std::string& bytes) {
+    return GetParam() ? rogue->SendToTask(2, bytes) : rogue->Send(1, bytes);
+  };
   std::string to_self_fed, unknown_task;
   transport::EncodeControlFrame(transport::FrameKind::kEndOfStream, 2, 2, to_self_fed);
   transport::EncodeControlFrame(transport::FrameKind::kEndOfStream, 1, 9, unknown_task);
@@ -130,7 +166,7 @@ TEST_F(RemoteLinkTest, BadAndMisaddressedFramesAreCountedAndDropped) {
   transport::EncodeControlFrame(transport::FrameKind::kEndOfStream, 1, 2, good);
   for (const std::string& bad :
        {std::string("not msgpack"), Frame(1, 2, 2).substr(0, 9), to_self_fed, unknown_task, good}) {
-    rogue->Send(1, bad);
+    send(bad);
   }
   // The good frame, behind the bad ones on the same channel, arrives; they were dropped.
   const std::vector<Envelope> got = Pop(q2_);
@@ -139,13 +175,45 @@ TEST_F(RemoteLinkTest, BadAndMisaddressedFramesAreCountedAndDropped) {
   EXPECT_EQ(links_[1]->dropped_frames(), 4u);
 }
 
-TEST_F(RemoteLinkTest, CloseWakesABlockedSender) {
+TEST_P(RemoteLinkTest, CloseWakesABlockedSender) {
   ASSERT_TRUE(links_[0]->SendTuples(2, Frame(1, 2, 10), 10));
   auto blocked =
       std::async(std::launch::async, [&] { return links_[0]->SendTuples(2, Frame(1, 2, 1), 1); });
   links_[0]->Close();
   EXPECT_FALSE(blocked.get());
   EXPECT_FALSE(links_[0]->SendEndOfStream(1, 2));
+}
+
+TEST_P(RemoteLinkTest, TheEndpointTextListsExactlyTheInboxes) {
+  const RemoteLink::Endpoints e = RemoteLink::ParseEndpoints(links_[0]->endpoint());
+  EXPECT_NE(e.worker.find("worker-0.sock"), std::string::npos) << e.worker;
+  if (!GetParam()) {
+    EXPECT_TRUE(e.tasks.empty());
+    EXPECT_EQ(links_[0]->endpoint(), e.worker);
+    return;
+  }
+  ASSERT_EQ(e.tasks.size(), 2u);
+  EXPECT_EQ(e.tasks[0].first, 1);
+  EXPECT_NE(e.tasks[0].second.find("worker-0-task-1.sock"), std::string::npos);
+  EXPECT_EQ(e.tasks[1].first, 3);
+  EXPECT_EQ(RemoteLink::FormatEndpoints(e), links_[0]->endpoint());
+}
+
+INSTANTIATE_TEST_SUITE_P(Channels, RemoteLinkTest, ::testing::Bool(), [](const auto& info) {
+  return info.param ? "task_inboxes" : "worker_sockets";
+});
+
+TEST(RemoteLinkEndpointsTest, BadTextIsRefusedWithTheEntry) {
+  EXPECT_EQ(RemoteLink::ParseEndpoints("ipc:///a/w.sock").worker, "ipc:///a/w.sock");
+  for (const char* bad : {"", "ipc:///a/w.sock\n2", "ipc:///a/w.sock\nx=ipc:///b",
+                          "ipc:///a/w.sock\n0=ipc:///b", "ipc:///a/w.sock\n2="}) {
+    try {
+      RemoteLink::ParseEndpoints(bad);
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("worker endpoint list"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -1,8 +1,14 @@
 #include "runtime/task_queue.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <map>
+#include <mutex>
 #include <thread>
 
 #include "runtime/outbox.h"
@@ -172,6 +178,133 @@ TEST(TaskQueueTest, AnOutboxFlushWakesItsConsumerForAFullBatchAndTheRest) {
 
 TEST(TaskQueueTest, AnOutboxFlushWakesItsConsumerForAFullBatchWithNothingAfterIt) {
   ExpectAFullBatchWaitsForTheFlush(0);  // nothing left to push: Flush wakes it on its own
+}
+
+// A task's network inbox stand-in: envelopes "arrive" through Deliver, which also makes its
+// own eventfd readable, as a socket would be. Wait records what ended it; it gives up after
+// five seconds so that a missed wake-up fails the test instead of hanging it.
+class FakeSource : public EnvelopeSource {
+ public:
+  FakeSource() : arrival_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+  ~FakeSource() override { ::close(arrival_fd_); }
+
+  void Deliver(Envelope e) {
+    {
+      std::lock_guard lock(mu_);
+      arrived_.push_back(std::move(e));
+    }
+    const uint64_t one = 1;
+    ASSERT_EQ(::write(arrival_fd_, &one, sizeof one), static_cast<ssize_t>(sizeof one));
+  }
+  void Drain(std::vector<Envelope>& out) override {
+    uint64_t count = 0;
+    [[maybe_unused]] const ssize_t n = ::read(arrival_fd_, &count, sizeof count);
+    std::lock_guard lock(mu_);
+    for (Envelope& e : arrived_) out.push_back(std::move(e));
+    arrived_.clear();
+  }
+  void Wait(int wake_fd, int timeout_ms) override {
+    pollfd fds[2] = {{arrival_fd_, POLLIN, 0}, {wake_fd, POLLIN, 0}};
+    const int limit = timeout_ms < 0 ? 5000 : std::min(timeout_ms, 5000);
+    const int ready = ::poll(fds, 2, limit);
+    std::lock_guard lock(mu_);
+    ++waits_;
+    if (ready == 0) ++timeouts_;
+    if ((fds[1].revents & POLLIN) != 0) ++woken_by_queue_;
+  }
+  int waits() const {
+    std::lock_guard lock(mu_);
+    return waits_;
+  }
+  int timeouts() const {
+    std::lock_guard lock(mu_);
+    return timeouts_;
+  }
+  int woken_by_queue() const {
+    std::lock_guard lock(mu_);
+    return woken_by_queue_;
+  }
+
+ private:
+  const int arrival_fd_;
+  mutable std::mutex mu_;
+  std::vector<Envelope> arrived_;
+  int waits_ = 0, timeouts_ = 0, woken_by_queue_ = 0;
+};
+
+class TaskQueueSourceTest : public ::testing::Test {
+ protected:
+  void SetUp() override { q_.AttachSource(&source_); }
+
+  // Starts a consumer popping `want` tuples, waits until it sleeps, runs `wake`, and returns
+  // what the consumer got.
+  template <typename Wake>
+  std::vector<int64_t> PopAfter(std::size_t want, Wake wake) {
+    std::vector<int64_t> got;
+    std::thread consumer([&] { got = PopTuples(q_, want); });
+    AwaitConsumerWaiting(q_, 1);
+    wake();
+    consumer.join();
+    return got;
+  }
+
+  TaskQueue q_{1000};
+  FakeSource source_;
+};
+
+TEST_F(TaskQueueSourceTest, APopTakesTheQueueFirstThenTheSource) {
+  source_.Deliver(Batch(2, 100, 2));
+  ASSERT_TRUE(q_.Push(Batch(1, 0, 3)));
+  std::vector<Envelope> got;
+  ASSERT_TRUE(q_.PopAll(got));
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].from_task, 1);
+  EXPECT_EQ(got[1].from_task, 2);
+  EXPECT_EQ(got[1].tuples.at(1).GetInt(0), 101);
+  EXPECT_EQ(q_.GetStats().high_water_tuples, 5u);  // both count as queued
+  EXPECT_EQ(source_.waits(), 0);                   // something was there: no wait
+}
+
+TEST_F(TaskQueueSourceTest, AnArrivalInTheSourceWakesAWaitingConsumer) {
+  EXPECT_EQ(PopAfter(2, [&] { source_.Deliver(Batch(2, 7, 2)); }), (std::vector<int64_t>{7, 8}));
+  EXPECT_EQ(source_.timeouts(), 0);
+  EXPECT_EQ(source_.woken_by_queue(), 0);
+}
+
+// The consumer sleeps in the source's Wait, not on the condition variable: a push must make
+// the wake fd readable, or the consumer sleeps until the source's five-second limit.
+TEST_F(TaskQueueSourceTest, APushWakesAConsumerWaitingInTheSource) {
+  EXPECT_EQ(PopAfter(3, [&] { ASSERT_TRUE(q_.Push(Batch(1, 0, 3))); }),
+            (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(source_.timeouts(), 0);
+  EXPECT_EQ(source_.woken_by_queue(), 1);
+  EXPECT_EQ(q_.GetStats().wakeups, 1u);
+}
+
+TEST_F(TaskQueueSourceTest, LaterPushesWakeAConsumerInTheSourceOnlyOnWake) {
+  EXPECT_EQ(
+      PopAfter(2,
+               [&] {
+                 ASSERT_TRUE(q_.Push(Batch(1, 0, 2), nullptr, TaskQueue::WakeConsumer::kLater));
+                 EXPECT_EQ(q_.GetStats().wakeups, 0u);
+                 q_.Wake();
+               }),
+      (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(source_.timeouts(), 0);
+}
+
+TEST_F(TaskQueueSourceTest, CloseWakesAConsumerWaitingInTheSource) {
+  EXPECT_TRUE(PopAfter(1, [&] { q_.Close(); }).empty());  // PopAll returned false
+  EXPECT_EQ(source_.timeouts(), 0);
+}
+
+TEST_F(TaskQueueSourceTest, PopUntilGivesUpAtItsDeadline) {
+  std::vector<Envelope> got;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+  EXPECT_TRUE(q_.PopAllUntil(got, deadline));
+  EXPECT_TRUE(got.empty());
+  EXPECT_GE(std::chrono::steady_clock::now(), deadline);
+  EXPECT_GE(source_.waits(), 1);
 }
 
 }  // namespace

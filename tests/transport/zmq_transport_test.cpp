@@ -1,9 +1,13 @@
 // The ZeroMQ data plane between two workers in one process: FIFO per channel, both endpoint
-// kinds, reconnecting to a restarted peer, and the private run folder.
+// kinds, reconnecting to a restarted peer, task inboxes, and the private run folder.
 #include <gtest/gtest.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "transport/transport.h"
 
@@ -59,6 +63,82 @@ TEST_P(ZmqTransportTest, AReconnectReachesTheRestartedPeer) {
   std::string got;
   ASSERT_TRUE(b2->Receive(got, 10s));
   EXPECT_EQ(got, "hello again");
+}
+
+TEST_P(ZmqTransportTest, ATaskInboxGetsOnlyWhatIsSentToItsTaskInOrder) {
+  auto a = Make(0), b = Make(1);
+  auto inbox = b->OpenTaskInbox(7);
+  if (GetParam() == EndpointKind::kIpc) {
+    EXPECT_EQ(inbox->endpoint(), "ipc://" + dir_ + "/worker-1-task-7.sock");
+  }
+  EXPECT_NE(inbox->endpoint(), b->endpoint());
+  a->ConnectTask(7, inbox->endpoint());
+  a->Connect({a->endpoint(), b->endpoint()});
+  for (int i = 0; i < 500; ++i) {
+    ASSERT_TRUE(a->SendToTask(7, "t" + std::to_string(i)));
+    if (i % 100 == 0) {
+      ASSERT_TRUE(a->Send(1, "w" + std::to_string(i)));
+    }
+  }
+  std::string got;
+  for (int i = 0; i < 500; ++i) {
+    while (!inbox->TryReceive(got)) inbox->Wait(-1, 10'000);
+    EXPECT_EQ(got, "t" + std::to_string(i));
+  }
+  EXPECT_FALSE(inbox->TryReceive(got));
+  for (int i = 0; i < 500; i += 100) {
+    ASSERT_TRUE(b->Receive(got, 10s));
+    EXPECT_EQ(got, "w" + std::to_string(i));  // the worker socket's share, and only that
+  }
+  EXPECT_FALSE(b->Receive(got, 10ms));
+  EXPECT_FALSE(a->SendToTask(8, "nobody"));  // never connected
+  EXPECT_EQ(a->sent(), 505u);
+}
+
+TEST_P(ZmqTransportTest, AnInboxWaitEndsOnAMessageOnTheWakeFdOrAtItsTimeout) {
+  auto a = Make(0), b = Make(1);
+  auto inbox = b->OpenTaskInbox(3);
+  a->ConnectTask(3, inbox->endpoint());
+  const int wake = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  ASSERT_GE(wake, 0);
+
+  auto start = std::chrono::steady_clock::now();
+  inbox->Wait(wake, 30);  // nothing: the timeout ends it
+  // ZeroMQ's poll keeps time on a coarse millisecond clock: it may end a little early.
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 25ms);
+
+  std::thread waker([wake] {
+    const uint64_t one = 1;
+    ASSERT_EQ(::write(wake, &one, sizeof one), static_cast<ssize_t>(sizeof one));
+  });
+  start = std::chrono::steady_clock::now();
+  inbox->Wait(wake, 60'000);  // the eventfd ends it (a missed wake would hang for a minute)
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 30s);
+  waker.join();
+  uint64_t count = 0;
+  ASSERT_EQ(::read(wake, &count, sizeof count), static_cast<ssize_t>(sizeof count));
+  EXPECT_EQ(count, 1u);
+
+  std::thread sender([&a] { ASSERT_TRUE(a->SendToTask(3, "ping")); });
+  std::string got;
+  while (!inbox->TryReceive(got)) inbox->Wait(wake, 60'000);
+  EXPECT_EQ(got, "ping");
+  sender.join();
+  ::close(wake);
+}
+
+TEST_P(ZmqTransportTest, ReconnectingATaskReachesItsNewInbox) {
+  auto a = Make(0);
+  auto b = Make(1);
+  a->ConnectTask(4, b->OpenTaskInbox(4)->endpoint());  // that inbox closes at once
+  b.reset();
+  auto b2 = Make(1);
+  auto inbox = b2->OpenTaskInbox(4);
+  a->ConnectTask(4, inbox->endpoint());
+  ASSERT_TRUE(a->SendToTask(4, "again"));
+  std::string got;
+  while (!inbox->TryReceive(got)) inbox->Wait(-1, 10'000);
+  EXPECT_EQ(got, "again");
 }
 
 INSTANTIATE_TEST_SUITE_P(Endpoints, ZmqTransportTest,
