@@ -47,6 +47,7 @@
 #include <zmq.hpp>
 
 #include "bench/median.h"
+#include "bench/wait_yield.h"
 #include "bolts/identity_bolt.h"
 #include "runtime/latency_histogram.h"
 #include "runtime/local_cluster.h"
@@ -189,6 +190,7 @@ std::shared_ptr<const topology::TopologySpec> BuildTopology(const TopologyArgs& 
   topology::TopologyBuilder b("acking-" + a.shape);
   b.Config().acker_executors = a.ackers;
   b.Config().max_spout_pending = a.pending;
+  tempest::bench::ApplyWaitYieldOverride(b.Config());
   spouts::GeneratorSpoutConfig c;
   c.count = a.tuples;
   c.rate_per_sec = a.rate;

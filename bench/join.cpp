@@ -31,6 +31,7 @@
 #include "bench/bare_join.h"
 #include "bench/join_topology.h"
 #include "bench/median.h"
+#include "bench/wait_yield.h"
 #include "bolts/identity_bolt.h"
 #include "bolts/join/join_bolt.h"
 #include "bolts/null_bolt.h"
@@ -88,6 +89,7 @@ struct TempestResult {
 TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism) {
   topology::TopologyBuilder b("bench-join");
   b.Config().acker_executors = 0;
+  tempest::bench::ApplyWaitYieldOverride(b.Config());
   tempest::bench::AddJoinSpouts(b, n, kKeys);
   const bolts::JoinBoltBuilder join =
       tempest::bench::JoinBToA(window / static_cast<uint64_t>(parallelism));
@@ -116,6 +118,7 @@ TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism) {
 double RunCeiling(uint64_t n) {
   topology::TopologyBuilder b("bench-join-ceiling");
   b.Config().acker_executors = 0;
+  tempest::bench::ApplyWaitYieldOverride(b.Config());
   tempest::bench::AddJoinSpouts(b, n, kKeys);
   b.SetBolt("identity",
             [] {

@@ -51,6 +51,7 @@
 #include "bench/join_topology.h"
 #include "bench/median.h"
 #include "bench/process_bench.h"
+#include "bench/wait_yield.h"
 #include "bolts/join/join_bolt.h"
 #include "runtime/worker_plan.h"
 #include "spouts/generator_spout.h"
@@ -163,6 +164,7 @@ std::shared_ptr<const topology::TopologySpec> BuildTopology(uint64_t n, uint64_t
                                                             const std::string& out) {
   topology::TopologyBuilder b("bench-join-cross-process");
   b.Config().acker_executors = 0;
+  tempest::bench::ApplyWaitYieldOverride(b.Config());
   bench::AddJoinSpouts(b, n, kKeys);
   b.SetBolt(kJoin, bench::JoinBToA(window).Build()).GlobalGrouping("a").GlobalGrouping("b");
   b.SetBolt("sink", [out] {

@@ -8,12 +8,14 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace tempest::runtime {
 
-TaskQueue::TaskQueue(std::size_t capacity_tuples)
+TaskQueue::TaskQueue(std::size_t capacity_tuples, std::chrono::microseconds yield_before_sleep)
     : capacity_(std::max<std::size_t>(1, capacity_tuples)),
-      wake_at_(std::max<std::size_t>(1, capacity_ / 8)) {}
+      wake_at_(std::max<std::size_t>(1, capacity_ / 8)),
+      yield_for_(std::max(std::chrono::microseconds(0), yield_before_sleep)) {}
 
 TaskQueue::~TaskQueue() {
   if (wake_fd_ >= 0) ::close(wake_fd_);
@@ -65,12 +67,14 @@ void TaskQueue::Wake() {
 void TaskQueue::WakeIf(std::unique_lock<std::mutex>& lock, bool due) {
   const bool wake = consumer_waiting_ && due;
   const bool by_fd = source_waiting_;
+  const bool yielding = consumer_yielding_;
   if (wake) {
     consumer_waiting_ = false;  // one notification is enough
     ++stats_.wakeups;
+    if (yielding) woken_.store(true, std::memory_order_release);
   }
   lock.unlock();
-  if (!wake) return;
+  if (!wake || yielding) return;
   if (by_fd) {
     SignalWakeFd();
   } else {
@@ -112,10 +116,12 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
   }
   inout.clear();
   if (source_ != nullptr) return PopWithSource(lock, inout, deadline);
-  if (items_.empty() && !closed_) {
+  // After a yield that no wake-up ended, what was queued meanwhile was not due: sleep on.
+  const bool yielded = items_.empty() && !closed_ && !YieldForInput(lock, inout, deadline);
+  if ((items_.empty() || yielded) && !closed_) {
     consumer_waiting_ = true;
     ++stats_.consumer_waits;
-    const auto ready = [&] { return !items_.empty() || closed_; };
+    const auto ready = [&] { return !consumer_waiting_ || closed_; };
     if (deadline) {
       not_empty_.wait_until(lock, *deadline, ready);
     } else {
@@ -126,6 +132,41 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
   if (items_.empty()) return !closed_;  // timed out (true) or closed and drained (false)
   TakeAll(lock, inout);
   return true;
+}
+
+bool TaskQueue::YieldForInput(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout,
+                              std::optional<std::chrono::steady_clock::time_point> deadline) {
+  if (yield_for_ == std::chrono::steady_clock::duration::zero()) return false;
+  auto end = std::chrono::steady_clock::now() + yield_for_;
+  if (deadline && *deadline < end) end = *deadline;
+  consumer_waiting_ = true;
+  consumer_yielding_ = true;
+  ++stats_.yields;
+  woken_.store(false, std::memory_order_relaxed);
+  lock.unlock();
+  bool input = false;
+  for (;;) {
+    if (woken_.load(std::memory_order_acquire)) {
+      input = true;
+      break;
+    }
+    if (source_ != nullptr) {
+      source_->Drain(inout);
+      if (!inout.empty()) {
+        input = true;
+        break;
+      }
+    }
+    if (std::chrono::steady_clock::now() >= end) break;
+    std::this_thread::yield();
+  }
+  lock.lock();
+  // A wake-up may have come between the last look and the lock: it is not sent again.
+  input = input || woken_.load(std::memory_order_relaxed);
+  consumer_yielding_ = false;
+  consumer_waiting_ = false;
+  if (input) ++stats_.yields_ended_by_input;
+  return input;
 }
 
 void TaskQueue::TakeAll(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout) {
@@ -144,6 +185,7 @@ void TaskQueue::TakeAll(std::unique_lock<std::mutex>& lock, std::vector<Envelope
 
 bool TaskQueue::PopWithSource(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout,
                               std::optional<std::chrono::steady_clock::time_point> deadline) {
+  bool yielded = false;  // once per call: after that, sleep
   for (;;) {
     const std::size_t queued = tuples_;
     if (!items_.empty()) {
@@ -165,10 +207,21 @@ bool TaskQueue::PopWithSource(std::unique_lock<std::mutex>& lock, std::vector<En
     lock.lock();
     if (!items_.empty()) continue;
     if (closed_) return false;
+    if (!yielded) {
+      yielded = true;
+      if (YieldForInput(lock, inout, deadline)) {
+        if (!inout.empty()) return true;
+        continue;
+      }
+      // Not woken: what was queued meanwhile is not due yet, so sleep on (below).
+    }
     int timeout_ms = -1;
     if (deadline) {
       const auto left = *deadline - std::chrono::steady_clock::now();
-      if (left <= std::chrono::steady_clock::duration::zero()) return true;  // timed out
+      if (left <= std::chrono::steady_clock::duration::zero()) {  // timed out
+        if (!items_.empty()) TakeAll(lock, inout);
+        return true;
+      }
       timeout_ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(left).count());
     }
     consumer_waiting_ = true;
@@ -190,6 +243,7 @@ void TaskQueue::Close() {
     std::lock_guard lock(mu_);
     closed_ = true;
     by_fd = wake_fd_ >= 0;
+    woken_.store(true, std::memory_order_release);  // ends a yield
   }
   if (by_fd) SignalWakeFd();
   not_empty_.notify_all();

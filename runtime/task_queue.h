@@ -28,6 +28,12 @@ namespace tempest::runtime {
 // A queue may also have a source: a task's own network inbox (runtime/remote_link.h). Pop then
 // takes what the source has too and, when both are empty, waits on both at once, so a frame
 // from another worker reaches its task without a second thread in between.
+//
+// Before it sleeps, a consumer that found nothing yields the CPU in a loop for up to
+// `yield_before_sleep` (topology.wait.yield.micros), watching for the wake-up a producer would
+// have sent and for the source: on a VM a sleeping thread takes tens of µs to run again, more
+// than a whole tuple tree spends working. While it yields, producers flag it instead of
+// signalling, so deferred wake-ups still hold (a yielding consumer does not take each batch).
 // Thread-safe.
 class TaskQueue;
 
@@ -45,7 +51,8 @@ class EnvelopeSource {
 
 class TaskQueue {
  public:
-  explicit TaskQueue(std::size_t capacity_tuples);
+  explicit TaskQueue(std::size_t capacity_tuples,
+                     std::chrono::microseconds yield_before_sleep = std::chrono::microseconds(0));
   ~TaskQueue();
   TaskQueue(const TaskQueue&) = delete;
   TaskQueue& operator=(const TaskQueue&) = delete;
@@ -79,16 +86,19 @@ class TaskQueue {
   bool MaybeNonEmpty() const noexcept { return nonempty_.load(std::memory_order_relaxed); }
 
   struct Stats {
-    std::size_t high_water_tuples = 0;  // most tuples ever queued at once
-    uint64_t blocked_pushes = 0;        // pushes that had to wait for room
-    uint64_t consumer_waits = 0;        // times the consumer found nothing and waited
-    uint64_t wakeups = 0;               // times a push or Wake() woke the waiting consumer
+    std::size_t high_water_tuples = 0;   // most tuples ever queued at once
+    uint64_t blocked_pushes = 0;         // pushes that had to wait for room
+    uint64_t consumer_waits = 0;         // times the consumer found nothing and waited
+    uint64_t wakeups = 0;                // times a push or Wake() woke the waiting consumer
+    uint64_t yields = 0;                 // times the consumer found nothing and yielded
+    uint64_t yields_ended_by_input = 0;  // of those, the ones input (or close) ended
   };
   Stats GetStats() const;
 
  private:
   const std::size_t capacity_;
   const std::size_t wake_at_;  // kLater pushes wake a waiting consumer from this many tuples
+  const std::chrono::steady_clock::duration yield_for_;
   mutable std::mutex mu_;
   std::condition_variable not_empty_;
   std::condition_variable not_full_;
@@ -97,6 +107,8 @@ class TaskQueue {
   std::size_t tuples_ = 0;
   bool closed_ = false;
   bool consumer_waiting_ = false;
+  bool consumer_yielding_ = false;  // waiting, but yielding: wake it through woken_
+  std::atomic<bool> woken_{false};
   EnvelopeSource* source_ = nullptr;
   int wake_fd_ = -1;             // with a source: an eventfd the consumer waits on
   bool source_waiting_ = false;  // the consumer waits in source_->Wait (not on not_empty_)
@@ -111,6 +123,11 @@ class TaskQueue {
   bool Pop(std::vector<Envelope>& inout,
            std::optional<std::chrono::steady_clock::time_point> deadline);
   bool PopWithSource(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout,
+                     std::optional<std::chrono::steady_clock::time_point> deadline);
+  // The yield phase of a wait (lock held on entry and exit, nothing queued): returns true once a
+  // producer would have woken the consumer, the source gave something (into `inout`) or the
+  // queue closed; false when `deadline` or yield_for_ passed first.
+  bool YieldForInput(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout,
                      std::optional<std::chrono::steady_clock::time_point> deadline);
   // Moves everything queued into `inout` and unlocks (waking blocked producers).
   void TakeAll(std::unique_lock<std::mutex>& lock, std::vector<Envelope>& inout);

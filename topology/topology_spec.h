@@ -27,6 +27,9 @@ struct TopologyConfig {
   // supervisor.worker.timeout.secs: a worker process silent this long is killed and restarted
   int worker_timeout_secs = 30;
   bool debug = false;  // topology.debug: log every emit
+  // topology.wait.yield.micros: a task out of input yields the CPU for up to this long before
+  // it sleeps (as Storm's progressive wait strategy does); 0 sleeps at once
+  int wait_yield_micros = 30;
   // Any other key of the topology file's `config` (users' own settings), in file order.
   std::vector<std::pair<std::string, Value>> extra;
 };

@@ -381,6 +381,7 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
                                                   "topology.max.spout.pending",
                                                   "topology.message.timeout.secs",
                                                   "topology.debug",
+                                                  "topology.wait.yield.micros",
                                                   "supervisor.worker.timeout.secs"};
   for (const ConfigMember& member : node.members) {
     const std::string& key = member.first;
@@ -402,6 +403,8 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       config.message_timeout_secs = at_least(1);
     } else if (key == "topology.debug") {
       config.debug = ReadBool(value);
+    } else if (key == "topology.wait.yield.micros") {
+      config.wait_yield_micros = at_least(0);
     } else if (key == "supervisor.worker.timeout.secs") {
       config.worker_timeout_secs = at_least(1);
     } else if (key.starts_with("topology.")) {

@@ -148,6 +148,89 @@ TEST(TaskQueueTest, WakeHandsOverWhatLaterPushesQueued) {
   EXPECT_EQ(q.GetStats().wakeups, 1u);
 }
 
+// ---- The yield phase (topology.wait.yield.micros): a consumer yields before it sleeps.
+
+constexpr auto kLongYield = std::chrono::seconds(30);  // longer than any test: never runs out
+
+void AwaitConsumerYielding(const TaskQueue& q, uint64_t n) {
+  while (q.GetStats().yields < n) std::this_thread::yield();
+}
+
+// The producer's wake-up reaches a yielding consumer as a flag: no signal, no sleep.
+TEST(TaskQueueYieldTest, AYieldingConsumerTakesAPushWithoutSleeping) {
+  TaskQueue q(80, kLongYield);
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, 3); });
+  AwaitConsumerYielding(q, 1);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 3)));
+  consumer.join();
+  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2}));
+  const TaskQueue::Stats s = q.GetStats();
+  EXPECT_EQ(s.consumer_waits, 0u);  // it never slept
+  EXPECT_EQ(s.yields, 1u);
+  EXPECT_EQ(s.yields_ended_by_input, 1u);
+  EXPECT_EQ(s.wakeups, 1u);
+}
+
+// Deferred wake-ups hold while the consumer yields: it takes nothing until an eighth of the
+// capacity is queued, then everything at once (one yield, one take).
+TEST(TaskQueueYieldTest, LaterPushesEndAYieldOnlyFromAnEighthOfTheCapacity) {
+  TaskQueue q(80, kLongYield);  // wakes from 10 tuples
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, 12); });
+  AwaitConsumerYielding(q, 1);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 4), nullptr, TaskQueue::WakeConsumer::kLater));
+  ASSERT_TRUE(q.Push(Batch(1, 4, 4), nullptr, TaskQueue::WakeConsumer::kLater));
+  EXPECT_EQ(q.GetStats().wakeups, 0u);
+  ASSERT_TRUE(q.Push(Batch(1, 8, 4), nullptr, TaskQueue::WakeConsumer::kLater));
+  consumer.join();
+  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(q.GetStats().yields, 1u);  // taken in one go
+  EXPECT_EQ(q.GetStats().wakeups, 1u);
+}
+
+TEST(TaskQueueYieldTest, CloseEndsAYield) {
+  TaskQueue q(80, kLongYield);
+  std::vector<Envelope> got;
+  bool popped = true;
+  std::thread consumer([&] { popped = q.PopAll(got); });
+  AwaitConsumerYielding(q, 1);
+  q.Close();
+  consumer.join();
+  EXPECT_FALSE(popped);
+  EXPECT_EQ(q.GetStats().consumer_waits, 0u);
+}
+
+TEST(TaskQueueYieldTest, AYieldThatRunsOutSleepsUntilAWakeUp) {
+  TaskQueue q(80, std::chrono::microseconds(50));
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, 2); });
+  AwaitConsumerWaiting(q, 1);  // yielded 50 us, then went to sleep
+  EXPECT_EQ(q.GetStats().yields, 1u);
+  EXPECT_EQ(q.GetStats().yields_ended_by_input, 0u);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 2)));
+  consumer.join();
+  EXPECT_EQ(got, (std::vector<int64_t>{0, 1}));
+}
+
+// Many short yields against a producer whose every push fills the queue: a wake-up that comes
+// just as a yield runs out must still end the wait, or the producer blocks on the full queue
+// while the consumer sleeps, and both hang.
+TEST(TaskQueueYieldTest, NoWakeUpIsLostAsYieldsRunOut) {
+  constexpr int kCapacity = 16, kTuples = 100'000;
+  TaskQueue q(kCapacity, std::chrono::microseconds(1));
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, kTuples); });
+  for (int i = 0; i < kTuples; i += kCapacity) {
+    ASSERT_TRUE(q.Push(Batch(1, i, kCapacity), nullptr, TaskQueue::WakeConsumer::kLater));
+  }
+  q.Wake();
+  consumer.join();
+  ASSERT_EQ(got.size(), static_cast<std::size_t>(kTuples));
+  for (int i = 0; i < kTuples; ++i) ASSERT_EQ(got[i], i);
+  EXPECT_GT(q.GetStats().yields, 0u);
+}
+
 // An outbox with batches of 4 sends one full batch (handed over without waking the consumer)
 // and `after` more tuples, then flushes: the consumer wakes once and gets all of them.
 void ExpectAFullBatchWaitsForTheFlush(int64_t after) {
@@ -296,6 +379,34 @@ TEST_F(TaskQueueSourceTest, LaterPushesWakeAConsumerInTheSourceOnlyOnWake) {
 TEST_F(TaskQueueSourceTest, CloseWakesAConsumerWaitingInTheSource) {
   EXPECT_TRUE(PopAfter(1, [&] { q_.Close(); }).empty());  // PopAll returned false
   EXPECT_EQ(source_.timeouts(), 0);
+}
+
+// A frame that arrives in the source while the consumer yields is taken there, unsignalled.
+TEST(TaskQueueYieldTest, AYieldingConsumerTakesWhatArrivesInItsSource) {
+  TaskQueue q(1000, kLongYield);
+  FakeSource source;
+  q.AttachSource(&source);
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, 2); });
+  AwaitConsumerYielding(q, 1);
+  source.Deliver(Batch(2, 7, 2));
+  consumer.join();
+  EXPECT_EQ(got, (std::vector<int64_t>{7, 8}));
+  EXPECT_EQ(source.waits(), 0);  // never slept in the source
+  EXPECT_EQ(q.GetStats().yields_ended_by_input, 1u);
+}
+
+TEST(TaskQueueYieldTest, APushEndsTheYieldOfAConsumerWithASource) {
+  TaskQueue q(1000, kLongYield);
+  FakeSource source;
+  q.AttachSource(&source);
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, 3); });
+  AwaitConsumerYielding(q, 1);
+  ASSERT_TRUE(q.Push(Batch(1, 0, 3)));
+  consumer.join();
+  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(source.waits(), 0);
 }
 
 TEST_F(TaskQueueSourceTest, PopUntilGivesUpAtItsDeadline) {
