@@ -381,32 +381,35 @@ TEST_F(TaskQueueSourceTest, CloseWakesAConsumerWaitingInTheSource) {
   EXPECT_EQ(source_.timeouts(), 0);
 }
 
-// A frame that arrives in the source while the consumer yields is taken there, unsignalled.
-TEST(TaskQueueYieldTest, AYieldingConsumerTakesWhatArrivesInItsSource) {
-  TaskQueue q(1000, kLongYield);
-  FakeSource source;
-  q.AttachSource(&source);
-  std::vector<int64_t> got;
-  std::thread consumer([&] { got = PopTuples(q, 2); });
-  AwaitConsumerYielding(q, 1);
-  source.Deliver(Batch(2, 7, 2));
-  consumer.join();
-  EXPECT_EQ(got, (std::vector<int64_t>{7, 8}));
-  EXPECT_EQ(source.waits(), 0);  // never slept in the source
-  EXPECT_EQ(q.GetStats().yields_ended_by_input, 1u);
+// A consumer with a source, yielding: what arrives there or is pushed is taken unsignalled.
+class TaskQueueYieldSourceTest : public ::testing::Test {
+ protected:
+  void SetUp() override { q_.AttachSource(&source_); }
+
+  template <typename Arrive>
+  std::vector<int64_t> PopWhileYielding(std::size_t want, Arrive arrive) {
+    std::vector<int64_t> got;
+    std::thread consumer([&] { got = PopTuples(q_, want); });
+    AwaitConsumerYielding(q_, 1);
+    arrive();
+    consumer.join();
+    EXPECT_EQ(source_.waits(), 0);  // never slept in the source
+    EXPECT_EQ(q_.GetStats().yields_ended_by_input, 1u);
+    return got;
+  }
+
+  TaskQueue q_{1000, kLongYield};
+  FakeSource source_;
+};
+
+TEST_F(TaskQueueYieldSourceTest, WhatArrivesInTheSourceIsTaken) {
+  EXPECT_EQ(PopWhileYielding(2, [&] { source_.Deliver(Batch(2, 7, 2)); }),
+            (std::vector<int64_t>{7, 8}));
 }
 
-TEST(TaskQueueYieldTest, APushEndsTheYieldOfAConsumerWithASource) {
-  TaskQueue q(1000, kLongYield);
-  FakeSource source;
-  q.AttachSource(&source);
-  std::vector<int64_t> got;
-  std::thread consumer([&] { got = PopTuples(q, 3); });
-  AwaitConsumerYielding(q, 1);
-  ASSERT_TRUE(q.Push(Batch(1, 0, 3)));
-  consumer.join();
-  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2}));
-  EXPECT_EQ(source.waits(), 0);
+TEST_F(TaskQueueYieldSourceTest, APushIsTaken) {
+  EXPECT_EQ(PopWhileYielding(3, [&] { ASSERT_TRUE(q_.Push(Batch(1, 0, 3))); }),
+            (std::vector<int64_t>{0, 1, 2}));
 }
 
 TEST_F(TaskQueueSourceTest, PopUntilGivesUpAtItsDeadline) {
