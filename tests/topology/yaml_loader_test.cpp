@@ -47,6 +47,7 @@ config:
   topology.workers: 3
   topology.max.spout.pending: 500
   topology.debug: false
+  topology.wait.yield.micros: 7
   my.threshold: 0.5
 spouts:
   - id: gen
@@ -72,6 +73,7 @@ streams:
   EXPECT_EQ(spec->name, "clicks");
   EXPECT_EQ(spec->config.workers, 3);
   EXPECT_EQ(spec->config.max_spout_pending, 500);
+  EXPECT_EQ(spec->config.wait_yield_micros, 7);
   ASSERT_EQ(spec->config.extra.size(), 1u);
   EXPECT_EQ(spec->config.extra[0].first, "my.threshold");
   EXPECT_EQ(spec->config.extra[0].second, Value(0.5));
