@@ -116,9 +116,9 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
   }
   inout.clear();
   if (source_ != nullptr) return PopWithSource(lock, inout, deadline);
-  // After a yield that no wake-up ended, what was queued meanwhile was not due: sleep on.
-  const bool yielded = items_.empty() && !closed_ && !YieldForInput(lock, inout, deadline);
-  if ((items_.empty() || yielded) && !closed_) {
+  // Unless a wake-up ended the yield, what was queued meanwhile is not due: sleep on.
+  const bool not_woken = items_.empty() && !closed_ && !YieldForInput(lock, inout, deadline);
+  if ((items_.empty() || not_woken) && !closed_) {
     consumer_waiting_ = true;
     ++stats_.consumer_waits;
     const auto ready = [&] { return !consumer_waiting_ || closed_; };
