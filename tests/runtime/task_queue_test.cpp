@@ -119,6 +119,19 @@ std::vector<int64_t> PopTuples(TaskQueue& q, std::size_t want) {
   return got;
 }
 
+// Starts a consumer popping `want` tuples, waits until `ready(q)` returns (the consumer sleeps,
+// or yields), runs `act`, and returns what the consumer got.
+template <typename Ready, typename Act>
+std::vector<int64_t> PopAround(TaskQueue& q, std::size_t want, Ready ready, Act act) {
+  std::vector<int64_t> got;
+  std::thread consumer([&] { got = PopTuples(q, want); });
+  ready(q);
+  act();
+  consumer.join();
+  return got;
+}
+const auto kSleeping = [](const TaskQueue& q) { AwaitConsumerWaiting(q, 1); };
+
 TEST(TaskQueueTest, LaterPushesWakeAWaitingConsumerOnlyFromAnEighthOfTheCapacity) {
   TaskQueue q(80);  // wakes from 10 tuples
   std::vector<int64_t> got;
@@ -155,16 +168,13 @@ constexpr auto kLongYield = std::chrono::seconds(30);  // longer than any test: 
 void AwaitConsumerYielding(const TaskQueue& q, uint64_t n) {
   while (q.GetStats().yields < n) std::this_thread::yield();
 }
+const auto kYielding = [](const TaskQueue& q) { AwaitConsumerYielding(q, 1); };
 
 // The producer's wake-up reaches a yielding consumer as a flag: no signal, no sleep.
 TEST(TaskQueueYieldTest, AYieldingConsumerTakesAPushWithoutSleeping) {
   TaskQueue q(80, kLongYield);
-  std::vector<int64_t> got;
-  std::thread consumer([&] { got = PopTuples(q, 3); });
-  AwaitConsumerYielding(q, 1);
-  ASSERT_TRUE(q.Push(Batch(1, 0, 3)));
-  consumer.join();
-  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(PopAround(q, 3, kYielding, [&] { ASSERT_TRUE(q.Push(Batch(1, 0, 3))); }),
+            (std::vector<int64_t>{0, 1, 2}));
   const TaskQueue::Stats s = q.GetStats();
   EXPECT_EQ(s.consumer_waits, 0u);  // it never slept
   EXPECT_EQ(s.yields, 1u);
@@ -323,12 +333,7 @@ class TaskQueueSourceTest : public ::testing::Test {
   // what the consumer got.
   template <typename Wake>
   std::vector<int64_t> PopAfter(std::size_t want, Wake wake) {
-    std::vector<int64_t> got;
-    std::thread consumer([&] { got = PopTuples(q_, want); });
-    AwaitConsumerWaiting(q_, 1);
-    wake();
-    consumer.join();
-    return got;
+    return PopAround(q_, want, kSleeping, wake);
   }
 
   TaskQueue q_{1000};
@@ -388,11 +393,7 @@ class TaskQueueYieldSourceTest : public ::testing::Test {
 
   template <typename Arrive>
   std::vector<int64_t> PopWhileYielding(std::size_t want, Arrive arrive) {
-    std::vector<int64_t> got;
-    std::thread consumer([&] { got = PopTuples(q_, want); });
-    AwaitConsumerYielding(q_, 1);
-    arrive();
-    consumer.join();
+    std::vector<int64_t> got = PopAround(q_, want, kYielding, arrive);
     EXPECT_EQ(source_.waits(), 0);  // never slept in the source
     EXPECT_EQ(q_.GetStats().yields_ended_by_input, 1u);
     return got;
