@@ -11,6 +11,7 @@ class AllGrouper final : public Grouper {
   void Choose(const topology::Values&, std::vector<int>& out) override {
     out.insert(out.end(), targets_.begin(), targets_.end());
   }
+  bool ReadsValues() const noexcept override { return false; }
 
  private:
   std::vector<int> targets_;

@@ -224,6 +224,11 @@ class BoltExecutor final : public TaskExecutor,
     anchors_ = {};
   }
 
+  void DoEmitRows(std::string_view stream, std::size_t count,
+                  topology::RowFiller& filler) override {
+    emitter_.EmitRows(stream, count, filler);
+  }
+
   // Storm's anchoring: per copy sent, one new edge id per tracked anchor, XORed into that
   // anchor's ack value and into the copy's entry for each of the anchor's roots.
   // Many anchors (a window's tuples) are merged by sorting rather than by a quadratic search.

@@ -15,52 +15,118 @@ Emitter::Emitter(const topology::TopologyContext& context, const Router::Options
       metrics_(metrics),
       debug_(context.GetTopologyConfig().debug) {}
 
-std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Values&& values,
-                          AnchorSource* anchors) {
+int Emitter::ResolveStream(std::string_view stream) const {
   const int s = router_.StreamIndex(stream);
   if (s < 0) {
     throw std::invalid_argument(
         fmt::format("component '{}' emitted on undeclared stream '{}' (declared: {})",
                     context_.GetThisComponentId(), stream, router_.DeclaredStreams()));
   }
+  return s;
+}
+
+void Emitter::ThrowWrongSize(const topology::StreamSchema& schema, std::size_t size) {
+  throw std::invalid_argument(fmt::format(
+      "Tuple created with wrong number of fields. Expected {} fields but got {} fields "
+      "(stream '{}' of component '{}' declares {})",
+      schema.fields->size(), size, schema.stream, schema.component, schema.fields->ToString()));
+}
+
+void Emitter::ThrowNotDirect(const topology::StreamSchema& schema) {
+  throw std::invalid_argument(
+      fmt::format("Cannot emit on direct stream [{}] of component [{}] with Emit; use "
+                  "EmitDirect",
+                  schema.stream, schema.component));
+}
+
+std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Values&& values,
+                          AnchorSource* anchors) {
+  const int s = ResolveStream(stream);
   const topology::StreamSchema& schema = router_.Schema(s);
-  if (values.size() != schema.fields->size()) {
-    throw std::invalid_argument(fmt::format(
-        "Tuple created with wrong number of fields. Expected {} fields but got {} fields "
-        "(stream '{}' of component '{}' declares {})",
-        schema.fields->size(), values.size(), schema.stream, schema.component,
-        schema.fields->ToString()));
-  }
+  CheckSize(schema, values.size());
   if (debug_) {
     spdlog::info("emit {}:{} task {} -> {} {}", schema.component, schema.stream,
                  context_.GetThisTaskId(), direct_task, topology::ToString(values));
   }
-  const auto anchors_for = [anchors](int task) {
-    return anchors != nullptr ? anchors->AnchorsFor(task) : Outbox::AnchorList();
-  };
   std::size_t n = 1;
   if (direct_task >= 0) {
     if (!router_.AcceptsDirect(s, direct_task)) ThrowDirectMisuse(s, direct_task);
-    outbox_.Send(direct_task, &schema, std::move(values), anchors_for(direct_task));
+    outbox_.Send(direct_task, &schema, std::move(values),
+                 anchors != nullptr ? anchors->AnchorsFor(direct_task) : Outbox::AnchorList());
   } else {
-    if (schema.direct) {
-      throw std::invalid_argument(
-          fmt::format("Cannot emit on direct stream [{}] of component [{}] with Emit; use "
-                      "EmitDirect",
-                      schema.stream, schema.component));
-    }
-    targets_.clear();
-    router_.Route(s, values, targets_);
-    n = targets_.size();
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      outbox_.Send(targets_[i], &schema, topology::Values(values), anchors_for(targets_[i]));
-    }
-    if (n > 0) {
-      outbox_.Send(targets_[n - 1], &schema, std::move(values), anchors_for(targets_[n - 1]));
-    }
+    if (schema.direct) ThrowNotDirect(schema);
+    n = SendRouted(s, schema, std::move(values), anchors);
   }
   TaskMetrics::Bump(metrics_.emitted);
   return n;
+}
+
+std::size_t Emitter::SendRouted(int s, const topology::StreamSchema& schema,
+                                topology::Values&& values, AnchorSource* anchors) {
+  const auto anchors_for = [anchors](int task) {
+    return anchors != nullptr ? anchors->AnchorsFor(task) : Outbox::AnchorList();
+  };
+  targets_.clear();
+  router_.Route(s, values, targets_);
+  const std::size_t n = targets_.size();
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    outbox_.Send(targets_[i], &schema, topology::Values(values), anchors_for(targets_[i]));
+  }
+  if (n > 0) {
+    outbox_.Send(targets_[n - 1], &schema, std::move(values), anchors_for(targets_[n - 1]));
+  }
+  return n;
+}
+
+std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
+                              topology::RowFiller& filler) {
+  const int s = ResolveStream(stream);
+  const topology::StreamSchema& schema = router_.Schema(s);
+  if (schema.direct) ThrowNotDirect(schema);
+  const bool route_first = router_.RoutesWithoutValues(s) && !debug_;
+  std::size_t sent = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (route_first) {
+      targets_.clear();
+      router_.Route(s, no_values_, targets_);
+      if (targets_.size() == 1) {
+        const int task = targets_[0];
+        topology::Values& values = outbox_.Begin(task, &schema);
+        try {
+          filler.Fill(i, values);
+          CheckSize(schema, values.size());
+        } catch (...) {
+          outbox_.Abandon(task);
+          throw;
+        }
+        outbox_.Commit(task, &schema);
+        ++sent;
+        TaskMetrics::Bump(metrics_.emitted);
+        continue;
+      }
+    }
+    // Several targets (or none, or a grouping that reads the values): built, then routed.
+    topology::Values values;
+    filler.Fill(i, values);
+    CheckSize(schema, values.size());
+    if (debug_) {
+      spdlog::info("emit {}:{} task {} -> {} {}", schema.component, schema.stream,
+                   context_.GetThisTaskId(), -1, topology::ToString(values));
+    }
+    if (route_first) {
+      // Already routed: the targets stand (a grouping that reads no values chose them).
+      const std::size_t n = targets_.size();
+      for (std::size_t t = 0; t < n; ++t) {
+        outbox_.Send(targets_[t], &schema,
+                     t + 1 < n ? topology::Values(values) : std::move(values));
+      }
+      sent += n;
+    } else {
+      sent += SendRouted(s, schema, std::move(values), nullptr);
+    }
+    TaskMetrics::Bump(metrics_.emitted);
+  }
+  return sent;
 }
 
 void Emitter::ThrowDirectMisuse(int stream, int task) const {

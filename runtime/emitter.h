@@ -6,6 +6,7 @@
 #include "runtime/outbox.h"
 #include "runtime/router.h"
 #include "runtime/task_metrics.h"
+#include "topology/output_collector.h"
 #include "topology/topology_context.h"
 #include "topology/value.h"
 
@@ -32,10 +33,23 @@ class Emitter {
   std::size_t Emit(std::string_view stream, int direct_task, topology::Values&& values,
                    AnchorSource* anchors = nullptr);
 
+  // Unanchored rows on one stream (OutputCollector::EmitRows): the stream is resolved and checked
+  // once; where its groupings do not read values, each row is routed first and built in the
+  // outgoing tuple. Returns how many tuples were sent.
+  std::size_t EmitRows(std::string_view stream, std::size_t count, topology::RowFiller& filler);
+
   Outbox& outbox() noexcept { return outbox_; }
   const Router& router() const noexcept { return router_; }
 
  private:
+  int ResolveStream(std::string_view stream) const;
+  void CheckSize(const topology::StreamSchema& schema, std::size_t size) const {
+    if (size != schema.fields->size()) ThrowWrongSize(schema, size);
+  }
+  [[noreturn]] static void ThrowWrongSize(const topology::StreamSchema& schema, std::size_t size);
+  [[noreturn]] static void ThrowNotDirect(const topology::StreamSchema& schema);
+  std::size_t SendRouted(int stream, const topology::StreamSchema& schema,
+                         topology::Values&& values, AnchorSource* anchors);
   [[noreturn]] void ThrowDirectMisuse(int stream, int task) const;
 
   const topology::TopologyContext& context_;
@@ -43,6 +57,7 @@ class Emitter {
   Outbox outbox_;
   TaskMetrics& metrics_;
   std::vector<int> targets_;
+  const topology::Values no_values_;  // what routing reads when no grouping reads values
   bool debug_;
 };
 

@@ -12,6 +12,7 @@ class GlobalGrouper final : public Grouper {
       : task_(*std::min_element(input.target_tasks.begin(), input.target_tasks.end())) {}
 
   void Choose(const topology::Values&, std::vector<int>& out) override { out.push_back(task_); }
+  bool ReadsValues() const noexcept override { return false; }
 
  private:
   int task_;

@@ -20,6 +20,8 @@ class Grouper {
   virtual ~Grouper() = default;
   // Appends the chosen task ids to out.
   virtual void Choose(const topology::Values& values, std::vector<int>& out) = 0;
+  // False when Choose ignores the values: an emit may then be routed before its row is built.
+  virtual bool ReadsValues() const noexcept { return true; }
 };
 
 // What a grouper is built from.

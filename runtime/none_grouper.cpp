@@ -14,6 +14,7 @@ class NoneGrouper final : public Grouper {
   void Choose(const topology::Values&, std::vector<int>& out) override {
     out.push_back(targets_[rng_() % targets_.size()]);
   }
+  bool ReadsValues() const noexcept override { return false; }
 
  private:
   std::vector<int> targets_;

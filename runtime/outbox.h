@@ -54,6 +54,30 @@ class Outbox {
     if (!anchors.empty()) t.mutable_ack().anchors.assign(anchors.begin(), anchors.end());
     if (batch.size() >= batch_size_) Hand(task);
   }
+  // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the empty values of
+  // the next tuple for `task`; Commit then sends it as Send would, or Abandon drops it.
+  topology::Values& Begin(int task, const topology::StreamSchema* schema) {
+    if (queues_[task] == nullptr) {
+      staged_.clear();
+      return staged_;
+    }
+    std::vector<topology::Tuple>& batch = pending_[task];
+    if (batch.empty()) {
+      dirty_.push_back(task);
+      batch.reserve(batch_size_);
+    }
+    return batch.emplace_back(schema, from_task_).MutableValues();
+  }
+  void Commit(int task, const topology::StreamSchema* schema) {
+    if (queues_[task] == nullptr) {
+      SendRemote(task, schema, staged_, {});
+      return;
+    }
+    if (pending_[task].size() >= batch_size_) Hand(task);
+  }
+  void Abandon(int task) noexcept {
+    if (queues_[task] != nullptr) pending_[task].pop_back();
+  }
   // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies).
   void SendAck(int task, const transport::AckMessage& message) {
     std::vector<transport::AckMessage>& batch = acks_[task];
@@ -95,6 +119,7 @@ class Outbox {
   RemoteLink* link_;
   const transport::StreamTable* streams_;
   std::vector<std::vector<topology::Tuple>> pending_;
+  topology::Values staged_;  // Begin's values for a remote task
   std::vector<std::unique_ptr<transport::FrameBuilder>> frames_;  // remote destinations
   std::vector<int> dirty_;
   // Local tasks handed a full batch without waking them (TaskQueue::WakeConsumer::kLater) since the

@@ -39,6 +39,7 @@ Router::Router(const topology::TopologyContext& context, const Options& options)
         GrouperInput input{&context, in.source,        schema->fields.get(),
                            targets,  options.is_local, seed};
         out.groupers.push_back(MakeGrouper(in.grouping, std::move(input)));
+        if (out.groupers.back()->ReadsValues()) out.routes_without_values = false;
       }
     }
     std::sort(out.direct_tasks.begin(), out.direct_tasks.end());

@@ -35,6 +35,10 @@ class Router {
   void Route(int stream, const topology::Values& values, std::vector<int>& out) {
     for (auto& g : streams_[stream].groupers) g->Choose(values, out);
   }
+  // Whether no grouping of `stream` reads the values: Route may then be given empty values.
+  bool RoutesWithoutValues(int stream) const noexcept {
+    return streams_[stream].routes_without_values;
+  }
   // Whether `task` subscribes to `stream` with a direct grouping.
   bool AcceptsDirect(int stream, int task) const noexcept;
   // Whether `task` subscribes to `stream` with a regular (non-direct) grouping.
@@ -48,6 +52,7 @@ class Router {
     std::vector<std::unique_ptr<Grouper>> groupers;
     std::vector<int> direct_tasks;   // ascending
     std::vector<int> regular_tasks;  // ascending
+    bool routes_without_values = true;
   };
   std::vector<OutStream> streams_;
   std::vector<int> downstream_;

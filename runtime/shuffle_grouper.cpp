@@ -19,6 +19,7 @@ class ShuffleGrouper final : public Grouper {
     out.push_back(order_[next_]);
     if (++next_ == order_.size()) next_ = 0;
   }
+  bool ReadsValues() const noexcept override { return false; }
 
  private:
   std::vector<int> order_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -24,6 +25,16 @@ template <class V>
 concept ValuesArg = std::same_as<std::remove_cvref_t<V>, Values>;
 inline Values&& PassValues(Values&& v) noexcept { return std::move(v); }
 inline Values PassValues(const Values& v) { return v; }
+
+// Builds the rows of OutputCollector::EmitRows, one call per row, into `values` (empty; it may
+// be the outgoing tuple's own storage).
+class RowFiller {
+ public:
+  virtual void Fill(std::size_t row, Values& values) = 0;
+
+ protected:
+  ~RowFiller() = default;
+};
 
 // What a bolt emits through (Storm's OutputCollector). Emits name a declared stream (default:
 // "default") and may be anchored to input tuples so that failures propagate to the spout.
@@ -87,6 +98,15 @@ class OutputCollector {
     DoEmit(stream, task, anchors, PassValues(std::forward<V>(values)));
   }
 
+  // Emits `count` unanchored rows on `stream`, row i built by filler.Fill(i, values): the same
+  // as `count` calls of Emit(stream, values) in order, but the stream is looked up and checked
+  // once, and where none of its groupings reads the values (shuffle, global, all, none) each
+  // row is built straight into the tuple that goes out. For bolts that emit many rows at a time
+  // (a join's matches). In a windowed bolt the rows are anchored to the window, as Emit's are.
+  void EmitRows(std::string_view stream, std::size_t count, RowFiller& filler) {
+    DoEmitRows(stream, count, filler);
+  }
+
   // Marks the input fully processed by this bolt / failed (the spout replays it).
   virtual void Ack(const Tuple& input) = 0;
   virtual void Fail(const Tuple& input) = 0;
@@ -109,11 +129,23 @@ class OutputCollector {
   // direct_task < 0: route by the stream's groupings.
   virtual void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
                       Values&& values) = 0;
+  // The runtime's collectors override this; the default builds each row and emits it by DoEmit.
+  virtual void DoEmitRows(std::string_view stream, std::size_t count, RowFiller& filler) {
+    for (std::size_t i = 0; i < count; ++i) {
+      Values values;
+      filler.Fill(i, values);
+      DoEmit(stream, -1, {}, std::move(values));
+    }
+  }
   // For collectors that wrap another (windowed bolts): hands the values on without moving them
   // again.
   static void Forward(OutputCollector& to, std::string_view stream, int direct_task,
                       Anchors anchors, Values&& values) {
     to.DoEmit(stream, direct_task, anchors, std::move(values));
+  }
+  static void ForwardRows(OutputCollector& to, std::string_view stream, std::size_t count,
+                          RowFiller& filler) {
+    to.DoEmitRows(stream, count, filler);
   }
 };
 

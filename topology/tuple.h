@@ -37,6 +37,9 @@ class Tuple {
   Tuple() = default;
   Tuple(const StreamSchema* schema, int source_task, Values&& values) noexcept
       : values_(std::move(values)), schema_(schema), source_task_(source_task) {}
+  // No values yet (a tuple built in place). Unlike Tuple{}, nothing is zeroed first.
+  Tuple(const StreamSchema* schema, int source_task) noexcept
+      : schema_(schema), source_task_(source_task) {}
   Tuple(const StreamSchema* schema, int source_task, const Values& values)
       : values_(values), schema_(schema), source_task_(source_task) {}
   Tuple(const Tuple&) = default;

@@ -315,9 +315,8 @@ struct JoinBolt::State {
   std::vector<HeldRow> anchors;
   // Per select item: whether the last join's input supplies it (its "picks").
   std::vector<uint8_t> select_from_last;
-  topology::Values prefix;         // BeginMatches: the record's other select values
-  std::size_t prefix_anchors = 0;  // BeginMatches: how many of `anchors` are the record's
-  std::string pick;                // one row's picks
+  topology::Values prefix;  // BeginMatches: the record's other select values
+  std::string pick;         // one row's picks
   KeyScratch key;
   const std::string* output_stream = nullptr;
 
@@ -379,7 +378,7 @@ struct JoinBolt::State {
   }
 
   // The matches of one record in the last join share everything but the last input's values
-  // and anchor: those parts are read once (BeginMatches), and each match (EmitMatch) copies them
+  // and anchor: those parts are read once (BeginMatches), and each match (MatchRows) copies them
   // and adds its picks, instead of finding and unpacking the record's fields again per row.
   void BeginMatches(const Slot* record, std::size_t last) {
     prefix.clear();
@@ -400,22 +399,30 @@ struct JoinBolt::State {
     for (std::size_t i = 0; i < last; ++i) {
       if (record[i].held != nullptr) anchors.push_back(*record[i].held);
     }
-    prefix_anchors = anchors.size();
   }
-  void EmitMatch(const HeldRow* match, const uint8_t*& picks) {
-    topology::Values row;
-    row.reserve(plan.select.size());
-    std::size_t k = 0;
-    for (const uint8_t from_last : select_from_last) {
-      if (from_last != 0) {
-        packed::UnpackAppend(picks, row);
-      } else {
-        row.push_back(prefix[k++]);
+  // The rows of one record's matches, in order (RowFiller: called once per row, in order): the
+  // record's select values copied, the match's picks unpacked from `picks` on.
+  struct MatchRows final : topology::RowFiller {
+    const State* state = nullptr;
+    const uint8_t* picks = nullptr;
+    void Fill(std::size_t, topology::Values& row) override {
+      row.reserve(state->select_from_last.size());
+      std::size_t k = 0;
+      for (const uint8_t from_last : state->select_from_last) {
+        if (from_last != 0) {
+          packed::UnpackAppend(picks, row);
+        } else {
+          row.push_back(state->prefix[k++]);
+        }
       }
     }
-    anchors.resize(prefix_anchors);
-    anchors.push_back(*match);
-    out->EmitAnchoredToRows(*output_stream, anchors, std::move(row));
+  };
+  MatchRows match_rows;
+  std::vector<HeldRow> matches;  // one record's matches (their anchors)
+  void EmitMatches(const uint8_t* picks) {
+    match_rows.state = this;
+    match_rows.picks = picks;
+    out->EmitRowsAnchoredToRows(*output_stream, anchors, matches, match_rows);
   }
 };
 
@@ -556,12 +563,14 @@ void JoinBolt::Execute(const PackedWindow& window) {
                   : nullptr;
       const uint32_t end = group.start + group.length;
       if (is_last) {
-        // One row per match: only the joined row changes, and EmitMatch reads the picks on.
+        // One row per match: only the joined row changes, and the rows read the picks on.
         s.BeginMatches(rec, last);
+        s.matches.clear();
         for (uint32_t p = group.start; p < end; ++p) {
           if (pads) table.matched[p] = 1;
-          s.EmitMatch(&rows[table.rows[p]], picks);
+          s.matches.push_back(rows[table.rows[p]]);
         }
+        s.EmitMatches(picks);
         return;
       }
       for (uint32_t p = group.start; p < end; ++p) {

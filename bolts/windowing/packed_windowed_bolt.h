@@ -49,6 +49,12 @@ class PackedWindowCollector : public topology::OutputCollector {
  public:
   virtual void EmitAnchoredToRows(std::string_view stream, std::span<const HeldRow> rows,
                                   topology::Values&& values) = 0;
+  // `count` rows, row i built by filler.Fill(i, values) and anchored to the rows `common` and
+  // `each[i]`: as many EmitAnchoredToRows calls, but when no row of the window is tracked
+  // (acking off) they go out as one OutputCollector::EmitRows.
+  virtual void EmitRowsAnchoredToRows(std::string_view stream, std::span<const HeldRow> common,
+                                      std::span<const HeldRow> each,
+                                      topology::RowFiller& filler) = 0;
 };
 
 // A windowed bolt whose window holds its tuples packed (packed_row.h) in a RowArena, about 70

@@ -418,6 +418,32 @@ class WindowedBoltAdapter final
     EmitRows(stream, -1, rows, std::move(values));
   }
 
+  void EmitRowsAnchoredToRows(std::string_view stream, std::span<const HeldRow> common,
+                              std::span<const HeldRow> each, topology::RowFiller& filler) {
+    if (tracked_rows_ == 0) {
+      topology::OutputCollector::ForwardRows(*out_, stream, each.size(), filler);
+      return;
+    }
+    for (std::size_t i = 0; i < each.size(); ++i) {
+      row_anchors_.assign(common.begin(), common.end());
+      row_anchors_.push_back(each[i]);
+      topology::Values values;
+      filler.Fill(i, values);
+      EmitRows(stream, -1, row_anchors_, std::move(values));
+    }
+  }
+
+  // Unanchored rows are anchored to the window, as DoEmit's are: in one call when nothing to
+  // anchor to is tracked.
+  void DoEmitRows(std::string_view stream, std::size_t count,
+                  topology::RowFiller& filler) override {
+    if (kPacked ? tracked_rows_ == 0 : window_.empty()) {
+      topology::OutputCollector::ForwardRows(*out_, stream, count, filler);
+      return;
+    }
+    topology::OutputCollector::DoEmitRows(stream, count, filler);
+  }
+
   void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
               topology::Values&& values) override {
     if constexpr (kPacked) {
@@ -467,6 +493,7 @@ class WindowedBoltAdapter final
   std::vector<RowOrigin> origins_;
   uint32_t last_origin_ = 0;
   std::size_t tracked_rows_ = 0;        // held rows with ack anchors
+  std::vector<HeldRow> row_anchors_;    // EmitRowsAnchoredToRows: one row's anchors
   Tuple released_;                      // a released row's ack metadata
   std::vector<PackedRow> anchor_rows_;  // an emit's tracked anchors
   std::vector<Tuple> anchor_tuples_;    // their ack metadata, for the runtime
