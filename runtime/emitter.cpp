@@ -83,14 +83,18 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
   const int s = ResolveStream(stream);
   const topology::StreamSchema& schema = router_.Schema(s);
   if (schema.direct) ThrowNotDirect(schema);
-  const bool route_first = router_.RoutesWithoutValues(s) && !debug_;
+  const int only_task = router_.OnlyTask(s);
+  const bool route_first = (only_task >= 0 || router_.RoutesWithoutValues(s)) && !debug_;
   std::size_t sent = 0;
   for (std::size_t i = 0; i < count; ++i) {
     if (route_first) {
-      targets_.clear();
-      router_.Route(s, no_values_, targets_);
-      if (targets_.size() == 1) {
-        const int task = targets_[0];
+      int task = only_task;
+      if (task < 0) {
+        targets_.clear();
+        router_.Route(s, no_values_, targets_);
+        if (targets_.size() == 1) task = targets_[0];
+      }
+      if (task >= 0) {
         topology::Values& values = outbox_.Begin(task, &schema);
         try {
           filler.Fill(i, values);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tempest::runtime {
@@ -41,6 +42,25 @@ std::unique_ptr<Grouper> MakeGrouper(const topology::GroupingSpec& spec, Grouper
       fmt::format("a DIRECT grouping of stream [{}] of component [{}] has "
                   "no grouper: direct emits name their task",
                   input.stream.stream, input.stream.component));
+}
+
+int OnlyTask(const topology::GroupingSpec& spec, const std::vector<int>& target_tasks) {
+  switch (spec.type) {
+    case GroupingType::kGlobal:
+      return target_tasks.empty() ? -1
+                                  : *std::min_element(target_tasks.begin(), target_tasks.end());
+    case GroupingType::kShuffle:
+    case GroupingType::kFields:
+    case GroupingType::kAll:
+    case GroupingType::kNone:
+    case GroupingType::kLocalOrShuffle:
+    case GroupingType::kPartialKey:
+      return target_tasks.size() == 1 ? target_tasks.front() : -1;
+    case GroupingType::kCustom:
+    case GroupingType::kDirect:
+      return -1;
+  }
+  return -1;
 }
 
 }  // namespace tempest::runtime

@@ -38,6 +38,11 @@ struct GrouperInput {
 // direct grouping (direct emits bypass groupers) or an unknown key field.
 std::unique_ptr<Grouper> MakeGrouper(const topology::GroupingSpec& spec, GrouperInput input);
 
+// The one task every emit of a built-in grouping goes to, when there is only one: a global
+// grouping, or any other with a single target task (a custom grouping's user code may still
+// drop or repeat, so it has none). Else -1. Routing then needs no grouper call (and no hash).
+int OnlyTask(const topology::GroupingSpec& spec, const std::vector<int>& target_tasks);
+
 std::unique_ptr<Grouper> MakeShuffleGrouper(GrouperInput input);
 std::unique_ptr<Grouper> MakeFieldsGrouper(const std::vector<std::string>& fields,
                                            GrouperInput input);

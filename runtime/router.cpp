@@ -38,6 +38,7 @@ Router::Router(const topology::TopologyContext& context, const Options& options)
                                  std::array<std::size_t, 3>{0, 1, 2}, options.seed);
         GrouperInput input{&context, in.source,        schema->fields.get(),
                            targets,  options.is_local, seed};
+        out.only_task = out.groupers.empty() ? runtime::OnlyTask(in.grouping, targets) : -1;
         out.groupers.push_back(MakeGrouper(in.grouping, std::move(input)));
         if (out.groupers.back()->ReadsValues()) out.routes_without_values = false;
       }

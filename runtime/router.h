@@ -33,8 +33,16 @@ class Router {
 
   // Appends the destinations of a regular emit on `stream` (none if nobody subscribes).
   void Route(int stream, const topology::Values& values, std::vector<int>& out) {
-    for (auto& g : streams_[stream].groupers) g->Choose(values, out);
+    OutStream& s = streams_[stream];
+    if (s.only_task >= 0) {
+      out.push_back(s.only_task);
+      return;
+    }
+    for (auto& g : s.groupers) g->Choose(values, out);
   }
+  // The one task every regular emit on `stream` goes to (one subscriber, whose grouping has
+  // only that choice: OnlyTask in grouper.h), else -1.
+  int OnlyTask(int stream) const noexcept { return streams_[stream].only_task; }
   // Whether no grouping of `stream` reads the values: Route may then be given empty values.
   bool RoutesWithoutValues(int stream) const noexcept {
     return streams_[stream].routes_without_values;
@@ -53,6 +61,7 @@ class Router {
     std::vector<int> direct_tasks;   // ascending
     std::vector<int> regular_tasks;  // ascending
     bool routes_without_values = true;
+    int only_task = -1;
   };
   std::vector<OutStream> streams_;
   std::vector<int> downstream_;

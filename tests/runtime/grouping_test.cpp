@@ -261,6 +261,39 @@ TEST(GroupingTest, CustomGroupingChoosesAndIsChecked) {
   }
 }
 
+// OnlyTask lets the emit path skip the grouper: it must name the task the grouper itself picks
+// for every row, and only where that choice is forced.
+TEST(GroupingTest, OnlyTaskIsWhatTheGrouperAlwaysPicks) {
+  const auto is_local = [](int) { return true; };
+  const auto custom = [] { return std::make_unique<EvenOdd>(); };
+  const std::vector<std::string> key{"key"};
+  for (const int tasks : {1, 3}) {
+    Fixture f(tasks);
+    const std::vector<int> targets = f.layout->TasksOf("dst");
+    for (const GroupingType type :
+         {GroupingType::kShuffle, GroupingType::kFields, GroupingType::kAll, GroupingType::kGlobal,
+          GroupingType::kNone, GroupingType::kLocalOrShuffle, GroupingType::kPartialKey}) {
+      const bool keyed = type == GroupingType::kFields || type == GroupingType::kPartialKey;
+      const GroupingSpec spec{type, keyed ? key : std::vector<std::string>{}, {}};
+      const int only = OnlyTask(spec, targets);
+      SCOPED_TRACE(::testing::Message() << tasks << " tasks, grouping " << static_cast<int>(type));
+      if (tasks == 1 || type == GroupingType::kGlobal) {
+        ASSERT_EQ(only, 1);
+        auto g = f.Make(type, spec.fields, is_local);
+        EXPECT_EQ(Distribute(*g, 100,
+                             [](int i) {
+                               return Values{i % 7, i};
+                             }),
+                  (std::map<int, int>{{1, 100}}));
+      } else {
+        EXPECT_EQ(only, -1);
+      }
+    }
+    const GroupingSpec by_user{GroupingType::kCustom, {}, custom};
+    EXPECT_EQ(OnlyTask(by_user, targets), -1) << "user code may drop or repeat";
+  }
+}
+
 TEST(GroupingTest, FieldsGroupingInARunDeliversEachWordToOneTask) {
   std::vector<Values> rows;
   for (int i = 0; i < 5000; ++i) rows.push_back({"w" + std::to_string(i % 37), i});
