@@ -2,15 +2,14 @@
 // would send them, in order; a row that fails (wrong size, or the filler throws) is not sent,
 // fails the input as a throwing Emit does, and leaves the rows before it sent.
 #include <gtest/gtest.h>
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
 
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "../support/generator.h"
+#include "../support/log_capture.h"
 #include "../support/test_components.h"
 #include "runtime/local_cluster.h"
 #include "topology/topology_builder.h"
@@ -18,6 +17,7 @@
 namespace tempest::runtime {
 namespace {
 
+using testing::LogCapture;
 using topology::Fields;
 using topology::OutputCollector;
 using topology::TopologyContext;
@@ -131,12 +131,6 @@ TEST(EmitRowsTest, EveryGroupingGetsTheRowsOfThatManyEmitsInOrder) {
 }
 
 TEST(EmitRowsTest, AFailedRowIsNotSentAndFailsTheInputAsEmitWould) {
-  std::ostringstream logged;
-  auto log_sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(logged);
-  auto logger = std::make_shared<spdlog::logger>("capture", log_sink);
-  const std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
-  spdlog::set_default_logger(logger);
-
   constexpr int64_t kInputs = 30;
   auto local = std::make_shared<testing::Recorder>();
   auto keyed = std::make_shared<testing::Recorder>();
@@ -162,8 +156,9 @@ TEST(EmitRowsTest, AFailedRowIsNotSentAndFailsTheInputAsEmitWould) {
   b.SetBolt("keyed", [keyed] {
      return std::make_unique<testing::RecordingBolt>(keyed);
    }).FieldsGrouping("built_first", {"i"});
+  LogCapture logged;
   const RunSummary s = LocalCluster(b.Build()).Run();
-  spdlog::set_default_logger(previous);
+  const std::string log = logged.Text();
   ASSERT_TRUE(s.completed) << s.error;
 
   std::multiset<std::pair<int64_t, int64_t>> expected;  // row 0 always, rows 1 and 2 if n % 3 == 0
@@ -182,7 +177,6 @@ TEST(EmitRowsTest, AFailedRowIsNotSentAndFailsTheInputAsEmitWould) {
   }
   EXPECT_EQ(Pairs(local->records()), expected);  // and no one-field row
   EXPECT_EQ(Pairs(keyed->records()), expected);
-  const std::string log = logged.str();
   EXPECT_NE(log.find("Tuple created with wrong number of fields. Expected 2 fields but got 1 "
                      "fields (stream 'default' of component 'routed_first' declares [n, i])"),
             std::string::npos)
@@ -211,18 +205,13 @@ TEST(EmitRowsTest, AnUndeclaredStreamIsAnErrorAndNothingIsFilled) {
   b.SetBolt("sink", [recorder] {
      return std::make_unique<testing::RecordingBolt>(recorder);
    }).ShuffleGrouping("rows");
-  std::ostringstream logged;
-  auto logger = std::make_shared<spdlog::logger>(
-      "capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(logged));
-  const std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
-  spdlog::set_default_logger(logger);
+  LogCapture logged;
   const RunSummary s = LocalCluster(b.Build()).Run();
-  spdlog::set_default_logger(previous);
+  const std::string log = logged.Text();
   ASSERT_TRUE(s.completed) << s.error;
   EXPECT_EQ(s.Find("rows")->errors, 10u);
   EXPECT_EQ(s.Find("rows")->emitted, 0u);
   EXPECT_TRUE(recorder->records().empty());
-  const std::string log = logged.str();
   EXPECT_NE(log.find("component 'rows' emitted on undeclared stream 'nowhere' (declared: "),
             std::string::npos)
       << log;
