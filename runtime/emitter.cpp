@@ -44,10 +44,7 @@ std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Va
   const int s = ResolveStream(stream);
   const topology::StreamSchema& schema = router_.Schema(s);
   CheckSize(schema, values.size());
-  if (debug_) {
-    spdlog::info("emit {}:{} task {} -> {} {}", schema.component, schema.stream,
-                 context_.GetThisTaskId(), direct_task, topology::ToString(values));
-  }
+  if (debug_) LogEmit(schema, direct_task, values);
   std::size_t n = 1;
   if (direct_task >= 0) {
     if (!router_.AcceptsDirect(s, direct_task)) ThrowDirectMisuse(s, direct_task);
@@ -55,19 +52,19 @@ std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Va
                  anchors != nullptr ? anchors->AnchorsFor(direct_task) : Outbox::AnchorList());
   } else {
     if (schema.direct) ThrowNotDirect(schema);
-    n = SendRouted(s, schema, std::move(values), anchors);
+    targets_.clear();
+    router_.Route(s, values, targets_);
+    n = SendToTargets(schema, std::move(values), anchors);
   }
   TaskMetrics::Bump(metrics_.emitted);
   return n;
 }
 
-std::size_t Emitter::SendRouted(int s, const topology::StreamSchema& schema,
-                                topology::Values&& values, AnchorSource* anchors) {
+std::size_t Emitter::SendToTargets(const topology::StreamSchema& schema, topology::Values&& values,
+                                   AnchorSource* anchors) {
   const auto anchors_for = [anchors](int task) {
     return anchors != nullptr ? anchors->AnchorsFor(task) : Outbox::AnchorList();
   };
-  targets_.clear();
-  router_.Route(s, values, targets_);
   const std::size_t n = targets_.size();
   for (std::size_t i = 0; i + 1 < n; ++i) {
     outbox_.Send(targets_[i], &schema, topology::Values(values), anchors_for(targets_[i]));
@@ -78,55 +75,50 @@ std::size_t Emitter::SendRouted(int s, const topology::StreamSchema& schema,
   return n;
 }
 
+void Emitter::LogEmit(const topology::StreamSchema& schema, int direct_task,
+                      const topology::Values& values) const {
+  spdlog::info("emit {}:{} task {} -> {} {}", schema.component, schema.stream,
+               context_.GetThisTaskId(), direct_task, topology::ToString(values));
+}
+
 std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
                               topology::RowFiller& filler) {
   const int s = ResolveStream(stream);
   const topology::StreamSchema& schema = router_.Schema(s);
   if (schema.direct) ThrowNotDirect(schema);
-  const int only_task = router_.OnlyTask(s);
-  const bool route_first = (only_task >= 0 || router_.RoutesWithoutValues(s)) && !debug_;
+  // Built in place unless debug logging wants every row as values first.
+  const int only_task = debug_ ? -1 : router_.OnlyTask(s);
+  const bool route_first = !debug_ && only_task < 0 && router_.RoutesWithoutValues(s);
   std::size_t sent = 0;
   for (std::size_t i = 0; i < count; ++i) {
+    int task = only_task;
     if (route_first) {
-      int task = only_task;
-      if (task < 0) {
-        targets_.clear();
-        router_.Route(s, no_values_, targets_);
-        if (targets_.size() == 1) task = targets_[0];
-      }
-      if (task >= 0) {
-        topology::Values& values = outbox_.Begin(task, &schema);
-        try {
-          filler.Fill(i, values);
-          CheckSize(schema, values.size());
-        } catch (...) {
-          outbox_.Abandon(task);
-          throw;
-        }
-        outbox_.Commit(task, &schema);
-        ++sent;
-        TaskMetrics::Bump(metrics_.emitted);
-        continue;
-      }
+      targets_.clear();
+      router_.Route(s, no_values_, targets_);
+      if (targets_.size() == 1) task = targets_[0];
     }
-    // Several targets (or none, or a grouping that reads the values): built, then routed.
-    topology::Values values;
-    filler.Fill(i, values);
-    CheckSize(schema, values.size());
-    if (debug_) {
-      spdlog::info("emit {}:{} task {} -> {} {}", schema.component, schema.stream,
-                   context_.GetThisTaskId(), -1, topology::ToString(values));
-    }
-    if (route_first) {
-      // Already routed: the targets stand (a grouping that reads no values chose them).
-      const std::size_t n = targets_.size();
-      for (std::size_t t = 0; t < n; ++t) {
-        outbox_.Send(targets_[t], &schema,
-                     t + 1 < n ? topology::Values(values) : std::move(values));
+    if (task >= 0) {
+      topology::Values& values = outbox_.Begin(task, &schema);
+      try {
+        filler.Fill(i, values);
+        CheckSize(schema, values.size());
+      } catch (...) {
+        outbox_.Abandon(task);
+        throw;
       }
-      sent += n;
+      outbox_.Commit(task, &schema);
+      ++sent;
     } else {
-      sent += SendRouted(s, schema, std::move(values), nullptr);
+      // Several targets (or none, or a grouping that reads the values): built, then sent.
+      topology::Values values;
+      filler.Fill(i, values);
+      CheckSize(schema, values.size());
+      if (debug_) LogEmit(schema, -1, values);
+      if (!route_first) {
+        targets_.clear();
+        router_.Route(s, values, targets_);
+      }
+      sent += SendToTargets(schema, std::move(values), nullptr);
     }
     TaskMetrics::Bump(metrics_.emitted);
   }

@@ -48,8 +48,11 @@ class Emitter {
   }
   [[noreturn]] static void ThrowWrongSize(const topology::StreamSchema& schema, std::size_t size);
   [[noreturn]] static void ThrowNotDirect(const topology::StreamSchema& schema);
-  std::size_t SendRouted(int stream, const topology::StreamSchema& schema,
-                         topology::Values&& values, AnchorSource* anchors);
+  // Sends to targets_ (already routed): copies to all but the last, which takes the values.
+  std::size_t SendToTargets(const topology::StreamSchema& schema, topology::Values&& values,
+                            AnchorSource* anchors);
+  void LogEmit(const topology::StreamSchema& schema, int direct_task,
+               const topology::Values& values) const;
   [[noreturn]] void ThrowDirectMisuse(int stream, int task) const;
 
   const topology::TopologyContext& context_;

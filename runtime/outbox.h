@@ -45,14 +45,9 @@ class Outbox {
       SendRemote(task, schema, values, anchors);
       return;
     }
-    std::vector<topology::Tuple>& batch = pending_[task];
-    if (batch.empty()) {
-      dirty_.push_back(task);
-      batch.reserve(batch_size_);
-    }
-    topology::Tuple& t = batch.emplace_back(schema, from_task_, std::move(values));
+    topology::Tuple& t = OpenBatch(task).emplace_back(schema, from_task_, std::move(values));
     if (!anchors.empty()) t.mutable_ack().anchors.assign(anchors.begin(), anchors.end());
-    if (batch.size() >= batch_size_) Hand(task);
+    HandIfFull(task);
   }
   // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the empty values of
   // the next tuple for `task`; Commit then sends it as Send would, or Abandon drops it.
@@ -61,19 +56,14 @@ class Outbox {
       staged_.clear();
       return staged_;
     }
-    std::vector<topology::Tuple>& batch = pending_[task];
-    if (batch.empty()) {
-      dirty_.push_back(task);
-      batch.reserve(batch_size_);
-    }
-    return batch.emplace_back(schema, from_task_).MutableValues();
+    return OpenBatch(task).emplace_back(schema, from_task_).MutableValues();
   }
   void Commit(int task, const topology::StreamSchema* schema) {
     if (queues_[task] == nullptr) {
       SendRemote(task, schema, staged_, {});
       return;
     }
-    if (pending_[task].size() >= batch_size_) Hand(task);
+    HandIfFull(task);
   }
   void Abandon(int task) noexcept {
     if (queues_[task] != nullptr) pending_[task].pop_back();
@@ -97,6 +87,18 @@ class Outbox {
   bool open() const noexcept { return open_; }
 
  private:
+  // A local task's pending batch, registered for the next Flush when it was empty.
+  std::vector<topology::Tuple>& OpenBatch(int task) {
+    std::vector<topology::Tuple>& batch = pending_[task];
+    if (batch.empty()) {
+      dirty_.push_back(task);
+      batch.reserve(batch_size_);
+    }
+    return batch;
+  }
+  void HandIfFull(int task) {
+    if (pending_[task].size() >= batch_size_) Hand(task);
+  }
   void Hand(int task);
   void Push(int task, TaskQueue::WakeConsumer wake);
   void SendRemote(int task, const topology::StreamSchema* schema, const topology::Values& values,

@@ -383,8 +383,8 @@ class WindowedBoltAdapter final
   // An emit anchored to held rows: each tracked row's ack metadata goes into a Tuple the
   // runtime anchors to, and the ack value it XORed in goes back into the row. Rows without
   // anchors (acking off) cost only a look at their header.
-  void EmitRows(std::string_view stream, int direct_task, std::span<const HeldRow> rows,
-                topology::Values&& values) {
+  void EmitAnchoredTo(std::string_view stream, int direct_task, std::span<const HeldRow> rows,
+                      topology::Values&& values) {
     anchor_rows_.clear();
     // With no tracked row held (acking off), the rows' headers are not even looked at: a
     // joined row's bytes are far from the join's sequential reads, a cache miss per output.
@@ -415,7 +415,7 @@ class WindowedBoltAdapter final
   // PackedWindowCollector's (an override in the packed adapter only, hence no `override`).
   void EmitAnchoredToRows(std::string_view stream, std::span<const HeldRow> rows,
                           topology::Values&& values) {
-    EmitRows(stream, -1, rows, std::move(values));
+    EmitAnchoredTo(stream, -1, rows, std::move(values));
   }
 
   void EmitRowsAnchoredToRows(std::string_view stream, std::span<const HeldRow> common,
@@ -429,7 +429,7 @@ class WindowedBoltAdapter final
       row_anchors_.push_back(each[i]);
       topology::Values values;
       filler.Fill(i, values);
-      EmitRows(stream, -1, row_anchors_, std::move(values));
+      EmitAnchoredTo(stream, -1, row_anchors_, std::move(values));
     }
   }
 
@@ -448,7 +448,7 @@ class WindowedBoltAdapter final
               topology::Values&& values) override {
     if constexpr (kPacked) {
       if (anchors.empty()) {
-        EmitRows(stream, direct_task, window_, std::move(values));
+        EmitAnchoredTo(stream, direct_task, window_, std::move(values));
         return;
       }
       topology::OutputCollector::Forward(*out_, stream, direct_task, anchors, std::move(values));
