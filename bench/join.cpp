@@ -86,9 +86,10 @@ struct TempestResult {
   bool ok = false;
 };
 
-TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism) {
+TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism, int receive_buffer) {
   topology::TopologyBuilder b("bench-join");
   b.Config().acker_executors = 0;
+  b.Config().receive_buffer_size = receive_buffer;
   tempest::bench::ApplyWaitYieldOverride(b.Config());
   tempest::bench::AddJoinSpouts(b, n, kKeys);
   const bolts::JoinBoltBuilder join =
@@ -255,6 +256,10 @@ int main(int argc, char** argv) {
   int parallelism = 1;
   app.add_option("--parallelism", parallelism,
                  "Join tasks (fields-grouped on the key); each holds windows of W / parallelism");
+  int receive_buffer = 0;
+  app.add_option("--receive-buffer", receive_buffer,
+                 "topology.executor.receive.buffer.size of the JoinBolt topology (0: default)")
+      ->check(CLI::Range(0, topology::kMaxReceiveBufferSize));
   CLI11_PARSE(app, argc, argv);
 
   MeasureWindowMemory(100'000, true);
@@ -262,7 +267,8 @@ int main(int argc, char** argv) {
   MeasureJoinMemory(100'000, true);
   const std::vector<Row> a = MakeRows(n), b = MakeRows(n);
   bool ok = true;
-  fmt::print("{} tuples per stream, {} keys, {} rounds, medians\n", n, kKeys, repeats);
+  fmt::print("{} tuples per stream, {} keys, {} rounds, medians; JoinBolt receive buffer {}\n", n,
+             kKeys, repeats, receive_buffer > 0 ? std::to_string(receive_buffer) : "default");
   std::vector<double> ceiling;
   for (int round = 0; round < repeats; ++round) ceiling.push_back(RunCeiling(n));
   if (Median(ceiling) == 0) ok = false;
@@ -278,7 +284,7 @@ int main(int argc, char** argv) {
       bare_rows = BareJoin(a, b, w);
       bare.push_back(2.0 * static_cast<double>(n) /
                      std::chrono::duration<double>(Clock::now() - start).count());
-      const TempestResult r = RunTempest(n, w, parallelism);
+      const TempestResult r = RunTempest(n, w, parallelism, receive_buffer);
       if (!r.ok) {
         fmt::print(stderr, "window {}: tempest run not verified\n", w);
         ok = false;

@@ -161,9 +161,11 @@ Result RunBaseline(uint64_t n, uint64_t window, uint64_t batch) {
 // Tempest: this program is also its workers (--tempest-worker ...).
 
 std::shared_ptr<const topology::TopologySpec> BuildTopology(uint64_t n, uint64_t window,
-                                                            const std::string& out) {
+                                                            const std::string& out,
+                                                            int receive_buffer) {
   topology::TopologyBuilder b("bench-join-cross-process");
   b.Config().acker_executors = 0;
+  b.Config().receive_buffer_size = receive_buffer;
   tempest::bench::ApplyWaitYieldOverride(b.Config());
   bench::AddJoinSpouts(b, n, kKeys);
   b.SetBolt(kJoin, bench::JoinBToA(window).Build()).GlobalGrouping("a").GlobalGrouping("b");
@@ -182,12 +184,13 @@ bool PlacedAsDesigned(const topology::TopologySpec& spec) {
          worker("a") != worker(kJoin);
 }
 
-Result RunTempest(uint64_t n, uint64_t window, const std::string& out) {
-  auto spec = BuildTopology(n, window, out);
+Result RunTempest(uint64_t n, uint64_t window, const std::string& out, int receive_buffer) {
+  auto spec = BuildTopology(n, window, out, receive_buffer);
   if (!PlacedAsDesigned(*spec)) throw std::logic_error("the tasks are not placed as designed");
-  const bench::WorkerRun run = bench::RunOnWorkers(
-      std::move(spec), kWorkers,
-      {"--tuples", std::to_string(n), "--window", std::to_string(window), "--out", out});
+  const bench::WorkerRun run =
+      bench::RunOnWorkers(std::move(spec), kWorkers,
+                          {"--tuples", std::to_string(n), "--window", std::to_string(window),
+                           "--out", out, "--receive-buffer", std::to_string(receive_buffer)});
   const std::vector<int64_t> sunk = bench::ReadNumbers(out);  // count id_sum first_ns last_ns
   std::remove(out.c_str());
   const runtime::RunSummary& s = run.summary;
@@ -223,7 +226,7 @@ int main(int argc, char** argv) {
   const std::optional<int> worker =
       bench::RunAsWorker(argc, argv, [](const std::map<std::string, std::string>& flags) {
         return BuildTopology(std::stoull(flags.at("--tuples")), std::stoull(flags.at("--window")),
-                             flags.at("--out"));
+                             flags.at("--out"), std::stoi(flags.at("--receive-buffer")));
       });
   if (worker) return *worker;
 
@@ -244,13 +247,20 @@ int main(int argc, char** argv) {
   app.add_option("--batch", batch, "Rows per message of the baseline")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  int receive_buffer = 0;
+  app.add_option("--receive-buffer", receive_buffer,
+                 "topology.executor.receive.buffer.size of the JoinBolt topology (0: default)")
+      ->check(CLI::Range(0, topology::kMaxReceiveBufferSize));
   CLI11_PARSE(app, argc, argv);
 
   const std::string out = fmt::format("/tmp/tempest-join-cross-process-{}.out", ::getpid());
   const double inputs = 2.0 * static_cast<double>(n);
   bool ok = true;
-  fmt::print("{} tuples per stream, {} keys, {} rounds, {} workers, baseline batch {}\n", n, kKeys,
-             repeats, kWorkers, batch);
+  fmt::print(
+      "{} tuples per stream, {} keys, {} rounds, {} workers, baseline batch {}, JoinBolt receive "
+      "buffer {}\n",
+      n, kKeys, repeats, kWorkers, batch,
+      receive_buffer > 0 ? std::to_string(receive_buffer) : "default");
   struct Line {
     uint64_t window;
     double baseline, tempest;
@@ -262,7 +272,7 @@ int main(int argc, char** argv) {
     Line line{w, 0, 0, 0, 0};
     for (int round = 1; round <= repeats; ++round) {
       const Result base = RunBaseline(n, w, batch);
-      const Result temp = RunTempest(n, w, out);
+      const Result temp = RunTempest(n, w, out, receive_buffer);
       ok = ok && base.ok && temp.ok;
       base_rates.push_back(inputs / base.seconds);
       temp_rates.push_back(inputs / temp.seconds);

@@ -15,7 +15,8 @@
 namespace tempest::runtime {
 
 struct LocalRunOptions {
-  // Tuples a task's inbound queue holds before its producers block (backpressure).
+  // Tuples a task's inbound queue holds before its producers block (backpressure), unless the
+  // topology sets topology.executor.receive.buffer.size (see QueueCapacity).
   std::size_t queue_capacity = 16 * 1024;
   // Tuples per hand-off between tasks; a partial batch is flushed whenever its producer runs
   // out of input (and at least every millisecond for a busy spout).
@@ -28,6 +29,15 @@ struct LocalRunOptions {
   // Seed of the shuffle orders and random choices of the groupings (reproducible runs).
   uint64_t seed = 0x7E3D57;
 };
+
+// The capacity of a task's inbound queue (and a worker's credit towards a remote task) in a run
+// of `spec`: its topology.executor.receive.buffer.size when set, else the run's queue_capacity.
+inline std::size_t QueueCapacity(const topology::TopologySpec& spec,
+                                 const LocalRunOptions& options) noexcept {
+  return spec.config.receive_buffer_size > 0
+             ? static_cast<std::size_t>(spec.config.receive_buffer_size)
+             : options.queue_capacity;
+}
 
 // Totals of one component over a run.
 struct ComponentSummary {

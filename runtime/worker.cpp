@@ -91,7 +91,7 @@ class Worker {
       RemoteLink::Options lo{options_.index,
                              options_.workers,
                              worker_of_,
-                             options_.run.queue_capacity,
+                             QueueCapacity(*spec_, options_.run),
                              [this] { wake_.Signal(); },
                              {}};
       // Bolts and ackers read their own socket; a spout polls its queue between NextTuple

@@ -18,6 +18,10 @@ class Bolt;
 using SpoutFactory = std::function<std::unique_ptr<Spout>()>;
 using BoltFactory = std::function<std::unique_ptr<Bolt>()>;
 
+// The largest topology.executor.receive.buffer.size the loader accepts (4 GiB of queued tuples
+// per task): a larger value is a typo, not a setting.
+inline constexpr int kMaxReceiveBufferSize = 1 << 24;
+
 // Topology-wide settings; the names mirror Storm's config keys.
 struct TopologyConfig {
   int workers = 1;                // topology.workers: worker processes of a run
@@ -30,6 +34,10 @@ struct TopologyConfig {
   // topology.wait.yield.micros: a task out of input yields the CPU for up to this long before
   // it sleeps (as Storm's progressive wait strategy does); 0 sleeps at once
   int wait_yield_micros = 30;
+  // topology.executor.receive.buffer.size: tuples a task's inbound queue holds before its
+  // producers block (and a worker's credit towards each remote task); 0 = the run's
+  // LocalRunOptions::queue_capacity (16,384)
+  int receive_buffer_size = 0;
   // Any other key of the topology file's `config` (users' own settings), in file order.
   std::vector<std::pair<std::string, Value>> extra;
 };

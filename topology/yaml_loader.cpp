@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -382,16 +383,23 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
                                                   "topology.message.timeout.secs",
                                                   "topology.debug",
                                                   "topology.wait.yield.micros",
+                                                  "topology.executor.receive.buffer.size",
                                                   "supervisor.worker.timeout.secs"};
   for (const ConfigMember& member : node.members) {
     const std::string& key = member.first;
     const ConfigNode& value = member.second;
-    auto at_least = [&](int64_t minimum) {
+    auto between = [&](int64_t minimum, int64_t maximum) {
       const int64_t v = ReadInt(value);
-      if (v < minimum) {
-        throw ConfigError(value, fmt::format("expected an integer >= {}, found {}", minimum, v));
+      if (v < minimum || v > maximum) {
+        const std::string range = maximum == std::numeric_limits<int>::max()
+                                      ? fmt::format(">= {}", minimum)
+                                      : fmt::format("from {} to {}", minimum, maximum);
+        throw ConfigError(value, fmt::format("expected an integer {}, found {}", range, v));
       }
       return static_cast<int>(v);
+    };
+    auto at_least = [&](int64_t minimum) {
+      return between(minimum, std::numeric_limits<int>::max());
     };
     if (key == "topology.workers") {
       config.workers = at_least(1);
@@ -405,6 +413,8 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       config.debug = ReadBool(value);
     } else if (key == "topology.wait.yield.micros") {
       config.wait_yield_micros = at_least(0);
+    } else if (key == "topology.executor.receive.buffer.size") {
+      config.receive_buffer_size = between(1, kMaxReceiveBufferSize);
     } else if (key == "supervisor.worker.timeout.secs") {
       config.worker_timeout_secs = at_least(1);
     } else if (key.starts_with("topology.")) {

@@ -277,6 +277,23 @@ TEST_F(ProcessClusterTest, ASlowRemoteBoltSlowsTheSpoutAndNothingIsDropped) {
   EXPECT_LE(chaos.queue_high_water, 64u);  // one sending worker, 64 tuples of credit
 }
 
+// The same credit set by the topology (Storm's topology.executor.receive.buffer.size) instead of
+// the run's options: the key reaches every worker and wins over the run's default (16,384).
+TEST_F(ProcessClusterTest, TheReceiveBufferSettingBoundsTheCredit) {
+  const testing::YamlRun yaml{(testing::DataDir() / "process" / "slow.yaml").string(),
+                              {{"topology.executor.receive.buffer.size", "64"}}};
+  runtime::ProcessRunOptions options = yaml.Workers(2);
+  options.run.batch_size = 16;
+  ProcessCluster cluster(yaml.Load(), options);
+  const RunSummary summary = cluster.Run();
+  ASSERT_TRUE(summary.completed) << summary.error;
+  EXPECT_EQ(summary.Find("sink")->executed, 1000u);
+  const runtime::TaskSnapshot chaos = cluster.Snapshot().at(0);
+  ASSERT_EQ(chaos.component, "chaos");
+  EXPECT_GT(chaos.queue_high_water, 0u);
+  EXPECT_LE(chaos.queue_high_water, 64u);
+}
+
 // The supervisor killed with SIGKILL: its workers go too (no orphans), within the deadline.
 TEST(ProcessClusterOrphanTest, NoWorkerOutlivesAKilledSupervisor) {
   testing::TempDir out;

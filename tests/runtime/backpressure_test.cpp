@@ -81,6 +81,39 @@ TEST(BackpressureTest, ABlockedBoltBlocksTheSpoutWithBoundedMemory) {
   EXPECT_LE(cluster.Snapshot()[1].queue_high_water, kCapacity + kBatch);
 }
 
+// topology.executor.receive.buffer.size, when the topology sets it, is the queues' capacity
+// whatever the run's default.
+TEST(BackpressureTest, TheTopologysReceiveBufferSizeBoundsTheQueues) {
+  constexpr int kCapacity = 500;
+  constexpr std::size_t kBatch = 50;
+  auto gate = std::make_shared<Gate>();
+  topology::TopologyBuilder b;
+  b.Config().receive_buffer_size = kCapacity;
+  b.SetSpout("gen", testing::Generator(0));
+  b.SetBolt("slow", [gate] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, topology::Fields>{},
+         [gate](const topology::Tuple& t, topology::OutputCollector& out,
+                const topology::TopologyContext&) {
+           gate->Wait();
+           out.Ack(t);
+         });
+   }).ShuffleGrouping("gen");
+  LocalCluster cluster(b.Build(),
+                       LocalRunOptions{.queue_capacity = 100 * kCapacity, .batch_size = kBatch});
+  cluster.Start();
+  ASSERT_TRUE(Eventually([&] {
+    const auto s = cluster.Snapshot();
+    return s[1].executed == 1 && s[1].blocked_pushes > 0;
+  }));
+  EXPECT_LE(cluster.Snapshot()[1].queue_high_water, kCapacity + kBatch);
+  cluster.Stop();
+  gate->Open();
+  const RunSummary s = cluster.Wait();
+  EXPECT_TRUE(s.completed);
+  EXPECT_EQ(s.Find("slow")->executed, s.Find("gen")->emitted);
+}
+
 TEST(BackpressureTest, ASlowBoltPacesAFastSpout) {
   // No gate: the bolt is merely slower; the queue stays bounded throughout and all arrive.
   constexpr std::size_t kCapacity = 256;

@@ -48,6 +48,7 @@ config:
   topology.max.spout.pending: 500
   topology.debug: false
   topology.wait.yield.micros: 7
+  topology.executor.receive.buffer.size: 65536
   my.threshold: 0.5
 spouts:
   - id: gen
@@ -74,6 +75,7 @@ streams:
   EXPECT_EQ(spec->config.workers, 3);
   EXPECT_EQ(spec->config.max_spout_pending, 500);
   EXPECT_EQ(spec->config.wait_yield_micros, 7);
+  EXPECT_EQ(spec->config.receive_buffer_size, 65536);
   ASSERT_EQ(spec->config.extra.size(), 1u);
   EXPECT_EQ(spec->config.extra[0].first, "my.threshold");
   EXPECT_EQ(spec->config.extra[0].second, Value(0.5));
