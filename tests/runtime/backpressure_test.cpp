@@ -32,6 +32,19 @@ struct Gate {
   }
 };
 
+// A bolt whose every Execute waits for the gate.
+topology::BoltFactory GatedBolt(std::shared_ptr<Gate> gate) {
+  return [gate] {
+    return std::make_unique<testing::LambdaBolt>(
+        std::map<std::string, topology::Fields>{},
+        [gate](const topology::Tuple& t, topology::OutputCollector& out,
+               const topology::TopologyContext&) {
+          gate->Wait();
+          out.Ack(t);
+        });
+  };
+}
+
 template <typename Pred>
 bool Eventually(Pred pred) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -48,15 +61,7 @@ TEST(BackpressureTest, ABlockedBoltBlocksTheSpoutWithBoundedMemory) {
   auto gate = std::make_shared<Gate>();
   topology::TopologyBuilder b;
   b.SetSpout("gen", testing::Generator(0));
-  b.SetBolt("slow", [gate] {
-     return std::make_unique<testing::LambdaBolt>(
-         std::map<std::string, topology::Fields>{},
-         [gate](const topology::Tuple& t, topology::OutputCollector& out,
-                const topology::TopologyContext&) {
-           gate->Wait();
-           out.Ack(t);
-         });
-   }).ShuffleGrouping("gen");
+  b.SetBolt("slow", GatedBolt(gate)).ShuffleGrouping("gen");
   LocalCluster cluster(b.Build(),
                        LocalRunOptions{.queue_capacity = kCapacity, .batch_size = kBatch});
   cluster.Start();
@@ -90,15 +95,7 @@ TEST(BackpressureTest, TheTopologysReceiveBufferSizeBoundsTheQueues) {
   topology::TopologyBuilder b;
   b.Config().receive_buffer_size = kCapacity;
   b.SetSpout("gen", testing::Generator(0));
-  b.SetBolt("slow", [gate] {
-     return std::make_unique<testing::LambdaBolt>(
-         std::map<std::string, topology::Fields>{},
-         [gate](const topology::Tuple& t, topology::OutputCollector& out,
-                const topology::TopologyContext&) {
-           gate->Wait();
-           out.Ack(t);
-         });
-   }).ShuffleGrouping("gen");
+  b.SetBolt("slow", GatedBolt(gate)).ShuffleGrouping("gen");
   LocalCluster cluster(b.Build(),
                        LocalRunOptions{.queue_capacity = 100 * kCapacity, .batch_size = kBatch});
   cluster.Start();
