@@ -18,8 +18,9 @@ TaskHost::TaskHost(std::shared_ptr<const topology::TopologySpec> spec,
   queue_ptrs_.assign(tasks + 1, nullptr);
   metrics_.resize(tasks + 1);
   for (int t : options_.tasks) {
-    queues_[t] = std::make_unique<TaskQueue>(
-        QueueCapacity(*spec_, options_.run), std::chrono::microseconds(spec_->config.wait_yield_micros));
+    queues_[t] =
+        std::make_unique<TaskQueue>(QueueCapacity(*spec_, options_.run),
+                                    std::chrono::microseconds(spec_->config.wait_yield_micros));
     queue_ptrs_[t] = queues_[t].get();
     metrics_[t] = std::make_unique<TaskMetrics>();
     if (std::find(options_.skip.begin(), options_.skip.end(), t) == options_.skip.end()) {
