@@ -123,8 +123,25 @@ void ValidateJoinInputs(
 namespace {
 
 using packed::FindPath;
-using packed::PackedEquals;
 using packed::UnpackValue;
+
+// The hash of a key in a window's tables, which live in one process for one window: a single
+// integer part (the usual key) is mixed inline (murmur3's finalizer) instead of going through
+// StableHash's XXH64 call. Value's == is type-strict, so keys hashed either way never meet.
+uint64_t TableHash(const KeyRef& k) noexcept {
+  if (k.size() == 1) {
+    if (const int64_t* i = k[0]->IfInt()) {
+      uint64_t x = static_cast<uint64_t>(*i);
+      x ^= x >> 33;
+      x *= 0xFF51AFD7ED558CCDULL;
+      x ^= x >> 33;
+      x *= 0xC4CEB9FE1A85EC53ULL;
+      x ^= x >> 33;
+      return x;
+    }
+  }
+  return HashKey(k);
+}
 
 // The key parts of a packed row, decoded into reused values (a string keeps its buffer); false
 // when a part is missing or null (a null key matches nothing).
@@ -144,16 +161,6 @@ bool RowKey(const PackedRow& r, const std::vector<int>& index,
   }
   return true;
 }
-// Whether the row's key equals `k`, compared packed (Value's == rules, see PackedEquals).
-bool RowHasKey(const PackedRow& r, const std::vector<int>& index,
-               const std::vector<FieldSelector>& key, const KeyRef& k) {
-  for (std::size_t p = 0; p < key.size(); ++p) {
-    const uint8_t* at = FindPath(r.fields, r.field_count, index[p], key[p].path);
-    if (at == nullptr || !PackedEquals(at, *k[p])) return false;
-  }
-  return true;
-}
-
 // The packed value at `at` (nullptr: a null), appended to `out`.
 void AppendPacked(const uint8_t* at, std::string& out) {
   if (at == nullptr) {
@@ -183,12 +190,14 @@ struct Slot {
 struct JoinedTable {
   struct Group {
     uint64_t hash = 0;
-    const HeldRow* head = nullptr;  // its first row, whose key the group compares with
     bool keyed = false;
     uint32_t start = 0, length = 0, cursor = 0;
     uint32_t pick_start = 0, pick_bytes = 0;
+    uint32_t key_at = 0;  // keyed groups: where its key's parts begin in `keys`
   };
   std::vector<Group> groups;
+  std::vector<Value> keys;  // the keyed groups' keys, decoded; first `key_values` are current
+  std::size_t key_values = 0;
   std::vector<int32_t> slots;
   std::vector<uint32_t> group_of;  // by window order: its group; after Place, its position
   std::vector<uint32_t> rows;      // by position: the row's index in the window
@@ -202,43 +211,49 @@ struct JoinedTable {
     while (cap < 2 * last_groups) cap *= 2;
     slots.assign(cap, -1);
     groups.clear();
+    key_values = 0;
     group_of.clear();
     picks.clear();
     placed = 0;
   }
 
-  // The group whose key equals `k` (hash h), or -1. A group's key is read from its head row,
-  // through that row's own plan (an input named by source may come on several streams).
-  int32_t Find(const PackedWindow& w, const std::vector<const InputPlan*>& by_origin,
-               const std::vector<FieldSelector>& key, const KeyRef& k, uint64_t h) const {
+  // The group whose key equals `k` (hash h), or -1. Each keyed group keeps its key decoded
+  // (`keys`, `parts` values per group, buffers reused between windows), so a lookup compares
+  // values in sequence instead of parsing the group's first row, somewhere in the window.
+  int32_t Find(const KeyRef& k, uint64_t h) const {
     const std::size_t cap = slots.size();
     for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
       const int32_t g = slots[s];
       if (g < 0) return -1;
       const Group& group = groups[static_cast<std::size_t>(g)];
       if (group.hash != h) continue;
-      const PackedRow head = w.Row(*group.head);
-      if (RowHasKey(head, by_origin[head.origin]->key_index, key, k)) return g;
+      const Value* key = keys.data() + group.key_at;
+      bool same = true;
+      for (std::size_t p = 0; p < k.size() && same; ++p) same = *k[p] == key[p];
+      if (same) return g;
     }
   }
 
   // A row of this input, in window order; `pick_bytes`: the size of its picks.
-  void Add(const PackedWindow& w, const std::vector<const InputPlan*>& by_origin,
-           const HeldRow* held, const PackedRow& r, const InputPlan& plan,
-           const std::vector<FieldSelector>& key, KeyScratch& k, uint32_t pick_bytes) {
+  void Add(const PackedRow& r, const InputPlan& plan, const std::vector<FieldSelector>& key,
+           KeyScratch& k, uint32_t pick_bytes) {
     int32_t g = -1;
     uint64_t h = 0;
     const bool keyed = RowKey(r, plan.key_index, key, k);
     if (keyed) {
-      h = HashKey(k.ref);
-      g = Find(w, by_origin, key, k.ref, h);
+      h = TableHash(k.ref);
+      g = Find(k.ref, h);
     }
     if (g < 0) {
       g = static_cast<int32_t>(groups.size());
       Group group;
       group.hash = h;
-      group.head = held;
       group.keyed = keyed;
+      if (keyed) {
+        group.key_at = static_cast<uint32_t>(key_values);
+        if (keys.size() < key_values + k.values.size()) keys.resize(key_values + k.values.size());
+        for (const Value& part : k.values) keys[key_values++] = part;  // reuses string buffers
+      }
       groups.push_back(group);
       if (keyed) {
         if (2 * groups.size() > slots.size()) {
@@ -477,8 +492,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
       s.Pick(r, *p);
       pick_bytes = static_cast<uint32_t>(s.pick.size());
     }
-    s.tables[p->position].Add(window, s.by_origin, held, r, *p, plan.keys[p->position], s.key,
-                              pick_bytes);
+    s.tables[p->position].Add(r, *p, plan.keys[p->position], s.key, pick_bytes);
   }
   for (std::size_t j = 1; j < width; ++j) {
     const JoinType type = plan.clauses[j].type;
@@ -550,9 +564,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
       const bool has_key =
           with.held != nullptr && RowKey(with.row, with.plan->key_index, plan.keys[c.with], s.key);
       if (!has_key && !config_.keep_null_probe_keys) return;  // Storm: dropped
-      const int32_t g =
-          has_key ? table.Find(window, s.by_origin, plan.keys[j], s.key.ref, HashKey(s.key.ref))
-                  : -1;
+      const int32_t g = has_key ? table.Find(s.key.ref, TableHash(s.key.ref)) : -1;
       if (g < 0) {
         if (keep_unmatched) out(rec, nullptr);
         return;

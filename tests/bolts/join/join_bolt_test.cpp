@@ -82,9 +82,10 @@ class JoinHarness {
   // Runs the rows through the join as the runtime does: the windowed-bolt adapter holds them
   // packed and fires one tumbling window of them all. Row i carries ack root i + 1, so each
   // output's anchors name the rows it joins (Anchored).
-  std::vector<Values> Run(JoinBoltConfig config) {
-    const WindowConfig window =
-        WindowConfig::Tumbling(WindowSpan::Count(static_cast<int64_t>(tuples_.size())));
+  // `window_length`: tuples per tumbling window (0: one window of them all).
+  std::vector<Values> Run(JoinBoltConfig config, std::size_t window_length = 0) {
+    const WindowConfig window = WindowConfig::Tumbling(WindowSpan::Count(
+        static_cast<int64_t>(window_length > 0 ? window_length : tuples_.size())));
     auto bolt = AdaptWindowedBolt(std::make_unique<JoinBolt>(std::move(config)), window, {}, {});
     bolt->Prepare(*context_, out);
     uint64_t root = 0;
@@ -437,6 +438,34 @@ TEST(JoinBoltTest, MultiFieldKeysMatchOnEveryPart) {
                        .Join(JoinType::kLeft, "b", {"p", "q"}, "a")
                        .Select("v, w")));
   EXPECT_EQ(rows, (std::vector<Values>{{"a1", "b1"}, {"a1", "b3"}, {"a2", kNull}, {"a3", "b2"}}));
+}
+
+// The tables keep their capacity and their groups' decoded keys between windows: a key of an
+// earlier window matches nothing later, keys of another type never match, and 0.0 matches -0.0
+// (Value's ==).
+TEST(JoinBoltTest, KeysOfEarlierWindowsMatchNothing) {
+  JoinHarness h({{"a", Fields{"k", "v"}}, {"b", Fields{"k", "w"}}});
+  const std::string long_key(40, 'k');
+  // Window 1: two groups, one with a heap-held string key.
+  h.Add("b", {{"x", "b1"}, {long_key, "b2"}});
+  h.Add("a", {{long_key, "a1"}, {"x", "a2"}});
+  // Window 2: one group (int 7); a probes with window 1's long key and with the string "7".
+  h.Add("b", {{7, "b3"}});
+  h.Add("a", {{long_key, "a3"}, {"7", "a4"}, {7, "a5"}});
+  // Window 3: a double key.
+  h.Add("b", {{0.0, "b4"}, {1.5, "b5"}});
+  h.Add("a", {{-0.0, "a6"}, {1, "a7"}});
+  const auto rows = h.Run(Config(JoinBoltBuilder(JoinSelector::kStream, "a", "k")
+                                     .Join(JoinType::kLeft, "b", {"k"}, "a")
+                                     .Select("v, w")),
+                          4);
+  EXPECT_EQ(rows, (std::vector<Values>{{"a1", "b2"},
+                                       {"a2", "b1"},
+                                       {"a3", kNull},
+                                       {"a4", kNull},
+                                       {"a5", "b3"},
+                                       {"a6", "b4"},
+                                       {"a7", kNull}}));
 }
 
 TEST(JoinBoltTest, SourceSelectorNamesInputsByComponent) {
