@@ -11,6 +11,9 @@
 //             same work: the join and one row per match. With --parallelism P the join runs as
 //             P tasks fields-grouped on the key, each with windows of W / P tuples (its share of
 //             the keys), so the rows joined in all are the same as with one task.
+//   alone:    the same JoinBolt fed the bare join's rows on the benchmark's own thread (each row
+//             copied into a Tuple, a and b alternating, emits only counted): the join's own cost
+//             without the runtime's threads and queues, printed under each window's line.
 //
 // Rates are input tuples per second (2N / elapsed). Each Tempest run is checked: every input
 // executed by the join, every row it emitted received by the sink, no errors. Its windows are
@@ -24,6 +27,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -197,6 +202,43 @@ class SamplingCollector final : public topology::OutputCollector {
   uint64_t emitted_ = 0;
 };
 
+// The benchmark's JoinBolt (tumbling count windows of w, through its windowed-bolt adapter)
+// driven on this thread, without the runtime: Feed(i, row) hands it input i as a queue would,
+// a and b alternating.
+class DirectJoin {
+ public:
+  DirectJoin(uint64_t w, std::function<void()> sample) : out_(std::move(sample)) {
+    topology::TopologyBuilder b("bench-join-direct");
+    tempest::bench::AddJoinSpouts(b, 1, kKeys);
+    b.SetBolt("join", tempest::bench::JoinBToA(w).Build()).GlobalGrouping("a").GlobalGrouping("b");
+    const auto spec = b.Build();
+    const auto layout = std::make_shared<const topology::TaskLayout>(*spec);
+    context_ =
+        std::make_unique<topology::TopologyContext>(spec, layout, layout->TasksOf("join").front());
+    for (int i = 0; i < 2; ++i) {
+      schemas_[i].component = i == 0 ? "a" : "b";
+      schemas_[i].stream = "default";
+      schemas_[i].fields =
+          std::make_shared<const topology::Fields>(topology::Fields{"id", "key", "ts", "payload"});
+    }
+    join_ = tempest::bench::JoinBToA(w).Build()();
+    join_->Prepare(*context_, out_);
+  }
+  // `anchor`: an ack anchor for the input (as with acking on), or none.
+  void Feed(uint64_t i, const Row& row, std::optional<topology::AckMeta::Anchor> anchor = {}) {
+    topology::Tuple t(&schemas_[i % 2], 1 + static_cast<int>(i % 2), row.values);
+    if (anchor) t.mutable_ack().anchors.push_back(*anchor);
+    join_->ExecuteOwned(t);
+  }
+  uint64_t emitted() const noexcept { return out_.emitted(); }
+
+ private:
+  SamplingCollector out_;
+  std::unique_ptr<topology::TopologyContext> context_;
+  topology::StreamSchema schemas_[2];
+  std::unique_ptr<topology::Bolt> join_;
+};
+
 // Heap bytes per window tuple of a real JoinBolt (the benchmark's join, tumbling count windows
 // of w) fed 3 windows of rows through its adapter as the runtime feeds it, a and b alternating:
 // the packed rows, the window's events and the join's per-window arrays, at the peak (sampled
@@ -204,35 +246,20 @@ class SamplingCollector final : public topology::OutputCollector {
 // as with acking on. Against the raw size of the values: 8 bytes per integer, the payload's
 // characters.
 void MeasureJoinMemory(uint64_t w, bool tracked) {
-  topology::TopologyBuilder b("bench-join-memory");
-  tempest::bench::AddJoinSpouts(b, 1, kKeys);
-  b.SetBolt("join", tempest::bench::JoinBToA(w).Build()).GlobalGrouping("a").GlobalGrouping("b");
-  const auto spec = b.Build();
-  const auto layout = std::make_shared<const topology::TaskLayout>(*spec);
-  const topology::TopologyContext context(spec, layout, layout->TasksOf("join").front());
-  topology::StreamSchema schemas[2];
-  for (int i = 0; i < 2; ++i) {
-    schemas[i].component = i == 0 ? "a" : "b";
-    schemas[i].stream = "default";
-    schemas[i].fields =
-        std::make_shared<const topology::Fields>(topology::Fields{"id", "key", "ts", "payload"});
-  }
   const std::vector<Row> rows = MakeRows(3 * w / 2 + 1);
   const auto heap = [] { return mallinfo2().uordblks + mallinfo2().hblkhd; };
   const std::size_t before = heap();
   std::size_t peak = before;
   uint64_t emitted = 0;
   {
-    SamplingCollector out([&] { peak = std::max(peak, heap()); });
-    std::unique_ptr<topology::Bolt> join = tempest::bench::JoinBToA(w).Build()();
-    join->Prepare(context, out);
+    DirectJoin join(w, [&] { peak = std::max(peak, heap()); });
     for (uint64_t i = 0; i < 3 * w; ++i) {
-      topology::Tuple t(&schemas[i % 2], 1 + static_cast<int>(i % 2), rows[i / 2].values);
-      if (tracked) t.mutable_ack().anchors.push_back({0x9e3779b97f4a7c15 * (i + 1), i + 7});
-      join->ExecuteOwned(t);
+      std::optional<topology::AckMeta::Anchor> anchor;
+      if (tracked) anchor = topology::AckMeta::Anchor{0x9e3779b97f4a7c15 * (i + 1), i + 7};
+      join.Feed(i, rows[i / 2], anchor);
       if ((i + 1) % 1000 == 0) peak = std::max(peak, heap());
     }
-    emitted = out.emitted();
+    emitted = join.emitted();
   }
   const double held = static_cast<double>(peak - before) / static_cast<double>(w);
   const double raw = 3 * 8 + static_cast<double>(rows[0].values[3].AsString().size());
@@ -241,6 +268,20 @@ void MeasureJoinMemory(uint64_t w, bool tracked) {
       "{:.0f} bytes: {:.2f}x ({} rows joined)\n",
       w, tracked ? "each input tracked, as with acking on" : "acking off", held, raw, held / raw,
       emitted);
+}
+
+// JoinBolt alone: the same 2n rows (a and b alternating, so every window joins as many rows as
+// the bare join's) fed straight to it on this thread, each copied into a Tuple as the runtime
+// would hand it over; its emits are counted, not sent. Input rows per second. What separates it
+// from the bare join is the join itself; what separates the topology from it is the runtime.
+double RunJoinAlone(const std::vector<Row>& a, const std::vector<Row>& b, uint64_t w,
+                    uint64_t& emitted) {
+  DirectJoin join(w, [] {});
+  const auto start = Clock::now();
+  for (uint64_t i = 0; i < 2 * a.size(); ++i) join.Feed(i, i % 2 == 0 ? a[i / 2] : b[i / 2]);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  emitted = join.emitted();
+  return 2.0 * static_cast<double>(a.size()) / seconds;
 }
 
 }  // namespace
@@ -277,13 +318,14 @@ int main(int argc, char** argv) {
   fmt::print("{:>8} {:>14} {:>14} {:>8} {:>10} {:>10} {:>14}\n", "window", "bare M in/s",
              "tempest M in/s", "ratio", "per round", "/ceiling", "rows/window");
   for (uint64_t w : windows) {
-    std::vector<double> bare, temp, ratios;
-    uint64_t bare_rows = 0, rows = 0;
+    std::vector<double> bare, temp, ratios, alone;
+    uint64_t bare_rows = 0, rows = 0, alone_rows = 0;
     for (int round = 0; round < repeats; ++round) {
       const auto start = Clock::now();
       bare_rows = BareJoin(a, b, w);
       bare.push_back(2.0 * static_cast<double>(n) /
                      std::chrono::duration<double>(Clock::now() - start).count());
+      alone.push_back(RunJoinAlone(a, b, w, alone_rows));
       const TempestResult r = RunTempest(n, w, parallelism, receive_buffer);
       if (!r.ok) {
         fmt::print(stderr, "window {}: tempest run not verified\n", w);
@@ -304,6 +346,10 @@ int main(int argc, char** argv) {
         w, Median(bare) / 1e6, Median(temp) / 1e6, Median(temp) / Median(bare), Median(ratios),
         Median(temp) / Median(ceiling),
         static_cast<double>(bare_rows) / (2.0 * static_cast<double>(n) / w), bare_rows, rows);
+    fmt::print(
+        "{:>8} JoinBolt alone (one thread, no runtime): {:.2f} M in/s, {:.2f} of the bare join, "
+        "{} rows\n",
+        w, Median(alone) / 1e6, Median(alone) / Median(bare), alone_rows);
   }
   return ok ? 0 : 1;
 }
