@@ -73,6 +73,27 @@ void BM_DecodeFrameOf100(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeFrameOf100);
 
+// A bolt's acks to an acker of another worker: a frame of 256 ack messages with random 64-bit
+// roots and values, as the remote ack batch sends them.
+void BM_EncodeAckFrameOf256(benchmark::State& state) {
+  std::vector<transport::AckMessage> acks;
+  uint64_t x = 0x9E3779B97F4A7C15ULL;
+  for (int i = 0; i < 256; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    acks.push_back({transport::AckMessage::Type::kAck, x, x * 0xFF51AFD7ED558CCDULL});
+  }
+  std::string out;
+  for (auto _ : state) {
+    out.clear();
+    transport::EncodeAckFrame(1, 2, acks, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * 256);
+}
+BENCHMARK(BM_EncodeAckFrameOf256);
+
 }  // namespace
 
 BENCHMARK_MAIN();

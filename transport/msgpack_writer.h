@@ -87,10 +87,12 @@ class MsgpackWriter {
     *Reserve(1) = static_cast<char>(b);
     ++size_;
   }
+  // The marker, then the low N bytes of v big-endian: one byte swap and one store.
   template <int N>
   static std::size_t Put(char* p, unsigned char marker, uint64_t v) {
     p[0] = static_cast<char>(marker);
-    for (int i = 0; i < N; ++i) p[1 + i] = static_cast<char>(v >> (8 * (N - 1 - i)));
+    const uint64_t be = std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;
+    std::memcpy(p + 1, reinterpret_cast<const char*>(&be) + (8 - N), N);
     return N + 1;
   }
   static std::size_t PutUint(char* p, uint64_t v) {
