@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <msgpack.hpp>
 #include <vector>
@@ -22,6 +22,19 @@ T ReadBack(std::string_view bytes, std::size_t& size) {
   return h.get().as<T>();
 }
 
+// Writes each value with `write`, then checks msgpack-c reads it back in `size` bytes.
+template <typename T, typename Write>
+void ExpectWidths(const std::vector<std::pair<T, std::size_t>>& cases, Write write) {
+  for (const auto& [v, size] : cases) {
+    MsgpackWriter w;
+    write(w, v);
+    std::size_t read = 0;
+    EXPECT_EQ(ReadBack<T>(w.view(), read), v);
+    EXPECT_EQ(read, size) << v;
+    EXPECT_EQ(w.size(), size) << v;
+  }
+}
+
 TEST(MsgpackWriterTest, UnsignedIntegersAtEveryWidth) {
   const std::vector<std::pair<uint64_t, std::size_t>> cases = {{0, 1},
                                                                {127, 1},
@@ -34,14 +47,7 @@ TEST(MsgpackWriterTest, UnsignedIntegersAtEveryWidth) {
                                                                {1ULL << 32, 9},
                                                                {UINT64_MAX, 9},
                                                                {0x0102030405060708ULL, 9}};
-  for (const auto& [v, size] : cases) {
-    MsgpackWriter w;
-    w.Uint(v);
-    std::size_t read = 0;
-    EXPECT_EQ(ReadBack<uint64_t>(w.view(), read), v);
-    EXPECT_EQ(read, size) << v;
-    EXPECT_EQ(w.size(), size) << v;
-  }
+  ExpectWidths(cases, [](MsgpackWriter& w, uint64_t v) { w.Uint(v); });
 }
 
 TEST(MsgpackWriterTest, SignedIntegersAtEveryWidth) {
@@ -58,13 +64,7 @@ TEST(MsgpackWriterTest, SignedIntegersAtEveryWidth) {
       {std::numeric_limits<int64_t>::min(), 9},
       {-0x0102030405060708LL, 9},
       {std::numeric_limits<int64_t>::max(), 9}};
-  for (const auto& [v, size] : cases) {
-    MsgpackWriter w;
-    w.Int(v);
-    std::size_t read = 0;
-    EXPECT_EQ(ReadBack<int64_t>(w.view(), read), v);
-    EXPECT_EQ(read, size) << v;
-  }
+  ExpectWidths(cases, [](MsgpackWriter& w, int64_t v) { w.Int(v); });
 }
 
 TEST(MsgpackWriterTest, DoublesAreFloat64) {
