@@ -391,7 +391,8 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
     auto between = [&](int64_t minimum, int64_t maximum) {
       const int64_t v = ReadInt(value);
       if (v < minimum || v > maximum) {
-        const std::string range = maximum == std::numeric_limits<int>::max()
+        // An open-ended setting names its minimum; a value past an int gets the whole range.
+        const std::string range = maximum == std::numeric_limits<int>::max() && v < minimum
                                       ? fmt::format(">= {}", minimum)
                                       : fmt::format("from {} to {}", minimum, maximum);
         throw ConfigError(value, fmt::format("expected an integer {}, found {}", range, v));

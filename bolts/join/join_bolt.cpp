@@ -125,24 +125,6 @@ namespace {
 using packed::FindPath;
 using packed::UnpackValue;
 
-// The hash of a key in a window's tables, which live in one process for one window: a single
-// integer part (the usual key) is mixed inline (murmur3's finalizer) instead of going through
-// StableHash's XXH64 call. Value's == is type-strict, so keys hashed either way never meet.
-uint64_t TableHash(const KeyRef& k) noexcept {
-  if (k.size() == 1) {
-    if (const int64_t* i = k[0]->IfInt()) {
-      uint64_t x = static_cast<uint64_t>(*i);
-      x ^= x >> 33;
-      x *= 0xFF51AFD7ED558CCDULL;
-      x ^= x >> 33;
-      x *= 0xC4CEB9FE1A85EC53ULL;
-      x ^= x >> 33;
-      return x;
-    }
-  }
-  return HashKey(k);
-}
-
 // The key parts of a packed row, decoded into reused values (a string keeps its buffer); false
 // when a part is missing or null (a null key matches nothing).
 struct KeyScratch {
@@ -218,8 +200,8 @@ struct JoinedTable {
   }
 
   // The group whose key equals `k` (hash h), or -1. Each keyed group keeps its key decoded
-  // (`keys`, `parts` values per group, buffers reused between windows), so a lookup compares
-  // values in sequence instead of parsing the group's first row, somewhere in the window.
+  // (its parts from `keys[key_at]` on; buffers reused between windows), so a lookup compares
+  // values instead of parsing the group's first row, somewhere in the window.
   int32_t Find(const KeyRef& k, uint64_t h) const {
     const std::size_t cap = slots.size();
     for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
@@ -241,7 +223,7 @@ struct JoinedTable {
     uint64_t h = 0;
     const bool keyed = RowKey(r, plan.key_index, key, k);
     if (keyed) {
-      h = TableHash(k.ref);
+      h = HashKey(k.ref);
       g = Find(k.ref, h);
     }
     if (g < 0) {
@@ -564,7 +546,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
       const bool has_key =
           with.held != nullptr && RowKey(with.row, with.plan->key_index, plan.keys[c.with], s.key);
       if (!has_key && !config_.keep_null_probe_keys) return;  // Storm: dropped
-      const int32_t g = has_key ? table.Find(s.key.ref, TableHash(s.key.ref)) : -1;
+      const int32_t g = has_key ? table.Find(s.key.ref, HashKey(s.key.ref)) : -1;
       if (g < 0) {
         if (keep_unmatched) out(rec, nullptr);
         return;
