@@ -2,23 +2,28 @@
 // payload], key = id % 1000), joined on `key` in tumbling count windows of W tuples, in one
 // process, against a bare single-thread hash join of the same rows in the same run:
 //
-//   bare:     per window of W rows (W/2 of each stream, interleaved as the spouts interleave
-//             roughly), hash the second stream's rows on the key (a flat open-addressing table
-//             built once per window with reserved capacity), probe with the first stream's and
-//             build one output row [a.id, b.id] per match, handed to a sink that only counts.
-//   tempest:  GeneratorSpout a, GeneratorSpout b -> JoinBolt (from a, inner join b, select
-//             "a:id, b:id", tumbling count window W) -> NullBolt; acking off, so both sides do the
-//             same work: the join and one row per match. With --parallelism P the join runs as
-//             P tasks fields-grouped on the key, each with windows of W / P tuples (its share of
-//             the keys), so the rows joined in all are the same as with one task.
+//   bare:     per window of W rows (W/2 of each stream, rows i..i+W/2 of both), hash the second
+//             stream's rows on the key (a flat open-addressing table built once per window with
+//             reserved capacity), probe with the first stream's and build one output row
+//             [a.id, b.id] per match, handed to a sink that only counts.
+//   tempest:  sources -> JoinBolt (from a, inner join b, select "a:id, b:id", tumbling count
+//             window W) -> NullBolt; acking off, so both sides do the same work: the join and one
+//             row per match. Sources (--sources): `paired` (the default) is one spout that emits
+//             row i on stream a and then on stream b, so each window holds exactly the rows of
+//             the bare join's window and joins exactly its rows (checked); `separate` is two
+//             GeneratorSpouts a and b, whose windows are cut by the order their batches arrive
+//             in, so they hold uneven shares of the streams and join fewer rows (1.7-3M instead
+//             of 5M at W = 10k): less work, a flattering ratio. With --parallelism P the join runs
+//             as P tasks fields-grouped on the key, each with windows of W / P tuples (its share
+//             of the keys). --chaining sets topology.chaining: the sink then runs on the join's
+//             thread.
 //   alone:    the same JoinBolt fed the bare join's rows on the benchmark's own thread (each row
 //             copied into a Tuple, a and b alternating, emits only counted): the join's own cost
 //             without the runtime's threads and queues, printed under each window's line.
 //
 // Rates are input tuples per second (2N / elapsed). Each Tempest run is checked: every input
-// executed by the join, every row it emitted received by the sink, no errors. Its windows are
-// cut by arrival order, so its row count is close to the bare join's, not equal (both are
-// printed). Exit code 1 if a run failed its check.
+// executed by the join, every row it emitted received by the sink, no errors, and with paired
+// sources on one task the bare join's row count. Exit code 1 if a run failed its check.
 #include <fmt/format.h>
 #include <malloc.h>
 
@@ -27,6 +32,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -91,16 +97,51 @@ struct TempestResult {
   bool ok = false;
 };
 
-TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism, int receive_buffer) {
+// The sources of the Tempest runs: one PairedSpout (its windows hold exactly the bare join's
+// rows) or two GeneratorSpouts (windows cut by the order their batches arrive in).
+enum class Sources { kPaired, kSeparate };
+
+// Adds the sources and subscribes `bolt` to them (globally: one task takes every input).
+template <typename Declarer>
+void Subscribe(Declarer&& bolt, Sources sources) {
+  if (sources == Sources::kPaired) {
+    bolt.GlobalGrouping("ab", "a").GlobalGrouping("ab", "b");
+  } else {
+    bolt.GlobalGrouping("a").GlobalGrouping("b");
+  }
+}
+
+void AddSources(topology::TopologyBuilder& b, uint64_t n, Sources sources) {
+  if (sources == Sources::kPaired) {
+    tempest::bench::AddPairedSpout(b, n, kKeys);
+  } else {
+    tempest::bench::AddJoinSpouts(b, n, kKeys);
+  }
+}
+
+// The topology settings the command line chose.
+struct Tuning {
+  int receive_buffer = 0;
+  bool chaining = false;
+};
+
+TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism, Tuning tuning,
+                         Sources sources) {
   topology::TopologyBuilder b("bench-join");
   b.Config().acker_executors = 0;
-  b.Config().receive_buffer_size = receive_buffer;
+  b.Config().receive_buffer_size = tuning.receive_buffer;
+  b.Config().chaining = tuning.chaining;
   tempest::bench::ApplyWaitYieldOverride(b.Config());
-  tempest::bench::AddJoinSpouts(b, n, kKeys);
-  const bolts::JoinBoltBuilder join =
-      tempest::bench::JoinBToA(window / static_cast<uint64_t>(parallelism));
+  AddSources(b, n, sources);
+  const bolts::JoinBoltBuilder join = tempest::bench::JoinBToA(
+      window / static_cast<uint64_t>(parallelism),
+      sources == Sources::kPaired ? bolts::JoinSelector::kStream : bolts::JoinSelector::kSource);
   if (parallelism == 1) {
-    b.SetBolt("join", join.Build()).GlobalGrouping("a").GlobalGrouping("b");
+    Subscribe(b.SetBolt("join", join.Build()), sources);
+  } else if (sources == Sources::kPaired) {
+    b.SetBolt("join", join.Build(), parallelism)
+        .FieldsGrouping("ab", "a", topology::Fields{"key"})
+        .FieldsGrouping("ab", "b", topology::Fields{"key"});
   } else {
     b.SetBolt("join", join.Build(), parallelism)
         .FieldsGrouping("a", topology::Fields{"key"})
@@ -121,18 +162,19 @@ TempestResult RunTempest(uint64_t n, uint64_t window, int parallelism, int recei
 
 // The runtime's own rate for the same spouts, acking off, input tuples per second: both into an
 // IdentityBolt (one output row per input) and on into a NullBolt. 0 if the run failed its check.
-double RunCeiling(uint64_t n) {
+double RunCeiling(uint64_t n, Tuning tuning, Sources sources) {
   topology::TopologyBuilder b("bench-join-ceiling");
   b.Config().acker_executors = 0;
+  b.Config().receive_buffer_size = tuning.receive_buffer;
+  b.Config().chaining = tuning.chaining;
   tempest::bench::ApplyWaitYieldOverride(b.Config());
-  tempest::bench::AddJoinSpouts(b, n, kKeys);
-  b.SetBolt("identity",
-            [] {
-              return std::make_unique<bolts::IdentityBolt>(
-                  topology::Fields{"id", "key", "ts", "payload"});
-            })
-      .GlobalGrouping("a")
-      .GlobalGrouping("b");
+  AddSources(b, n, sources);
+  Subscribe(b.SetBolt("identity",
+                      [] {
+                        return std::make_unique<bolts::IdentityBolt>(
+                            topology::Fields{"id", "key", "ts", "payload"});
+                      }),
+            sources);
   b.SetBolt("sink", [] { return std::make_unique<bolts::NullBolt>(); }).ShuffleGrouping("identity");
   const auto start = Clock::now();
   const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
@@ -297,10 +339,19 @@ int main(int argc, char** argv) {
   int parallelism = 1;
   app.add_option("--parallelism", parallelism,
                  "Join tasks (fields-grouped on the key); each holds windows of W / parallelism");
-  int receive_buffer = 0;
-  app.add_option("--receive-buffer", receive_buffer,
+  Tuning tuning;
+  app.add_option("--receive-buffer", tuning.receive_buffer,
                  "topology.executor.receive.buffer.size of the JoinBolt topology (0: default)")
       ->check(CLI::Range(0, topology::kMaxReceiveBufferSize));
+  app.add_flag("--chaining", tuning.chaining,
+               "topology.chaining: the sink runs on the join's thread (and, for the ceiling, on "
+               "the IdentityBolt's)");
+  Sources sources = Sources::kPaired;
+  app.add_option("--sources", sources,
+                 "paired: one spout emits row i on a, then on b (windows hold the bare join's "
+                 "rows); separate: two spouts, windows cut by arrival order")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, Sources>{
+          {"paired", Sources::kPaired}, {"separate", Sources::kSeparate}}));
   CLI11_PARSE(app, argc, argv);
 
   MeasureWindowMemory(100'000, true);
@@ -308,10 +359,14 @@ int main(int argc, char** argv) {
   MeasureJoinMemory(100'000, true);
   const std::vector<Row> a = MakeRows(n), b = MakeRows(n);
   bool ok = true;
-  fmt::print("{} tuples per stream, {} keys, {} rounds, medians; JoinBolt receive buffer {}\n", n,
-             kKeys, repeats, receive_buffer > 0 ? std::to_string(receive_buffer) : "default");
+  fmt::print(
+      "{} tuples per stream, {} keys, {} rounds, medians; {} sources; receive buffer {}; "
+      "chaining {}\n",
+      n, kKeys, repeats, sources == Sources::kPaired ? "paired" : "separate",
+      tuning.receive_buffer > 0 ? std::to_string(tuning.receive_buffer) : "default",
+      tuning.chaining ? "on" : "off");
   std::vector<double> ceiling;
-  for (int round = 0; round < repeats; ++round) ceiling.push_back(RunCeiling(n));
+  for (int round = 0; round < repeats; ++round) ceiling.push_back(RunCeiling(n, tuning, sources));
   if (Median(ceiling) == 0) ok = false;
   fmt::print("runtime ceiling (the same spouts -> IdentityBolt -> NullBolt): {:.2f} M in/s\n",
              Median(ceiling) / 1e6);
@@ -332,12 +387,19 @@ int main(int argc, char** argv) {
                    alone_rows, bare_rows);
         ok = false;
       }
-      const TempestResult r = RunTempest(n, w, parallelism, receive_buffer);
+      const TempestResult r = RunTempest(n, w, parallelism, tuning, sources);
       if (!r.ok) {
         fmt::print(stderr, "window {}: tempest run not verified\n", w);
         ok = false;
       }
       rows = r.rows;
+      // Paired sources on one task: its windows are the bare join's, so are its rows.
+      if (sources == Sources::kPaired && parallelism == 1 && (2 * n) % w == 0 &&
+          rows != bare_rows) {
+        fmt::print(stderr, "window {}: tempest joined {} rows, the bare join {}\n", w, rows,
+                   bare_rows);
+        ok = false;
+      }
       temp.push_back(2.0 * static_cast<double>(n) / r.seconds);
       // The machine's speed drifts between rounds: the ratio of a round's two adjacent runs is
       // steadier than the ratio of the medians.

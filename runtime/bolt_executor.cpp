@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include "runtime/ack_ids.h"
+#include "runtime/chaining.h"
 #include "runtime/emitter.h"
 #include "runtime/remote_link.h"
 #include "runtime/task_executor.h"
@@ -22,10 +24,13 @@ using transport::AckMessage;
 // (OnEndOfStream) and is passed on; tuples may still follow (replays) until every upstream task
 // has sent close, which ends the task. Emits anchored to tracked inputs get fresh edge ids that
 // are XORed into the inputs' ack values; Ack/Fail/ResetTimeout send the ack protocol's messages
-// to the acker of each tree the input belongs to.
+// to the acker of each tree the input belongs to. A chained task (runtime/chaining.h) takes its
+// input from its upstream's thread through Deliver; its own thread prepares it, runs its ticks
+// and cleans it up.
 class BoltExecutor final : public TaskExecutor,
                            private topology::OutputCollector,
-                           private AnchorSource {
+                           private AnchorSource,
+                           private ChainedInput {
  public:
   explicit BoltExecutor(ExecutorSetup setup)
       : TaskExecutor(std::move(setup)),
@@ -34,7 +39,10 @@ class BoltExecutor final : public TaskExecutor,
         closed_(upstream_.size(), false),
         source_left_(SourceTaskCounts()),
         tracking_(!setup_.layout->AckerTaskIds().empty()),
-        ids_(static_cast<uint64_t>(setup_.task)) {}
+        chained_(setup_.chains != nullptr && setup_.chains->upstream[setup_.task] != 0),
+        ids_(static_cast<uint64_t>(setup_.task)) {
+    if (chained_) setup_.chains->input[setup_.task] = this;
+  }
 
  private:
   void Start() override {
@@ -48,6 +56,10 @@ class BoltExecutor final : public TaskExecutor,
   }
 
   void Loop() override {
+    if (chained_) {
+      ChainedLoop();
+      return;
+    }
     TaskQueue& inbox = *setup_.queues[setup_.task];
     Outbox& outbox = emitter_.outbox();
     const RunControl& control = *setup_.control;
@@ -93,11 +105,90 @@ class BoltExecutor final : public TaskExecutor,
       if (!outbox.open()) return;  // force-stopped
     }
     if (closed_count_ < upstream_.size()) return;  // force-stopped before the input ended
-    if (!flushed_) Flush();                        // a bolt without inputs
+    End();
+  }
+
+  // The input has closed: flush if that has not happened yet (a bolt without inputs), and tell
+  // downstream and the ackers that nothing more comes.
+  void End() {
+    if (!flushed_) Flush();
     std::vector<int> to = emitter_.router().DownstreamTasks();
     const std::vector<int>& ackers = setup_.layout->AckerTaskIds();
     to.insert(to.end(), ackers.begin(), ackers.end());
-    outbox.SendClose(to);
+    emitter_.outbox().SendClose(to);
+  }
+
+  // A chained task's own thread: ticks (under the chain's lock, as Deliver runs) until Deliver
+  // has taken the close and says so through this task's queue, or the run stops.
+  void ChainedLoop() {
+    TaskQueue& inbox = *setup_.queues[setup_.task];
+    std::vector<Envelope> envelopes;
+    const std::chrono::milliseconds tick = bolt_->TickInterval();
+    auto next_tick = std::chrono::steady_clock::now() + tick;
+    bool done = false;
+    while (!done) {
+      const bool open =
+          tick.count() > 0 ? inbox.PopAllUntil(envelopes, next_tick) : inbox.PopAll(envelopes);
+      if (!open) break;
+      for (const Envelope& e : envelopes) {
+        if (e.kind == Envelope::Kind::kClose && e.from_task == setup_.task) done = true;
+      }
+      if (!done && tick.count() > 0 && std::chrono::steady_clock::now() >= next_tick) {
+        const std::lock_guard lock(chain_mu_);
+        if (chain_open_) {
+          try {
+            bolt_->OnTick();
+          } catch (const std::exception& e) {
+            Error("OnTick threw", e.what());
+          }
+          emitter_.outbox().Flush();
+        }
+        next_tick = std::chrono::steady_clock::now() + tick;
+      }
+    }
+    // Whatever the upstream still delivers (a stopped run) is dropped from here on: Finish
+    // cleans the bolt up on this thread.
+    const std::lock_guard lock(chain_mu_);
+    chain_open_ = false;
+  }
+
+  // ChainedInput, on the upstream's thread.
+  void Deliver(Envelope& e) override {
+    const std::lock_guard lock(chain_mu_);
+    if (!chain_open_) return;
+    switch (e.kind) {
+      case Envelope::Kind::kTuples:
+        for (topology::Tuple& t : e.tuples) {
+          if (setup_.control->aborted()) return;
+          Execute(t);
+        }
+        return;
+      case Envelope::Kind::kEndOfStream:
+        EndOfStreamFrom(e.from_task);
+        return;
+      case Envelope::Kind::kClose:
+        CloseFrom(e.from_task);
+        if (closed_count_ < upstream_.size()) return;
+        End();
+        chain_open_ = false;
+        {
+          // Wakes this task's own thread, which then cleans up.
+          Envelope done;
+          done.kind = Envelope::Kind::kClose;
+          done.from_task = setup_.task;
+          setup_.queues[setup_.task]->Push(std::move(done));
+        }
+        return;
+      case Envelope::Kind::kFrame:
+      case Envelope::Kind::kAcks:
+        break;
+    }
+    Error("input", fmt::format("task {} delivered a {} envelope to a chained task", e.from_task,
+                               e.kind == Envelope::Kind::kFrame ? "frame" : "ack"));
+  }
+  void FlushOutput() override {
+    const std::lock_guard lock(chain_mu_);
+    if (chain_open_) emitter_.outbox().Flush();
   }
 
   // Every input has ended: windows and leftovers are emitted now, downstream learns it in turn.
@@ -304,6 +395,9 @@ class BoltExecutor final : public TaskExecutor,
   uint32_t since_flush_check_ = 0;
   std::chrono::steady_clock::time_point last_mid_pop_flush_{};
   const bool tracking_;
+  const bool chained_;      // runs on its upstream's thread
+  std::mutex chain_mu_;     // chained: serialises Deliver, FlushOutput, ticks and the end
+  bool chain_open_ = true;  // chained: Deliver still runs the bolt
   AckIds ids_;
   topology::Anchors anchors_;  // of the emit being routed
   boost::container::small_vector<topology::AckMeta::Anchor, 4> out_anchors_;

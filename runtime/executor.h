@@ -15,6 +15,7 @@
 namespace tempest::runtime {
 
 class RemoteLink;
+struct ChainTable;
 
 // Everything an executor needs; owned by the cluster, which outlives its executors.
 struct ExecutorSetup {
@@ -31,6 +32,9 @@ struct ExecutorSetup {
   Router::Options router;
   std::size_t batch_size = 256;
   std::size_t frame_bytes = 64 * 1024;
+  // Operator chaining (runtime/chaining.h): a chained bolt task registers its executor here;
+  // every task's Outbox delivers to the tasks chained to it. Never null in a TaskHost's run.
+  ChainTable* chains = nullptr;
 };
 
 // Runs one task on the calling thread: creates the component instance, prepares it, waits for

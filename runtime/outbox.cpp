@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/chaining.h"
 #include "runtime/remote_link.h"
 
 namespace tempest::runtime {
@@ -22,7 +23,28 @@ Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
       frames_(queues_.size()),
       deferred_(queues_.size(), 0),
       acks_(queues_.size()),
-      acks_without_waiting_(options.acks_without_waiting) {}
+      acks_without_waiting_(options.acks_without_waiting),
+      chains_(options.chains) {}
+
+void Outbox::StartChaining() {
+  if (chains_ == nullptr) return;
+  chained_.assign(queues_.size(), nullptr);
+  for (std::size_t t = 0; t < chains_->upstream.size(); ++t) {
+    if (chains_->upstream[t] == from_task_ && chains_->input[t] != nullptr) {
+      chained_[t] = chains_->input[t];
+      chain_list_.push_back(chains_->input[t]);
+    }
+  }
+}
+
+void Outbox::Deliver(ChainedInput& chained, int task) {
+  Envelope e;
+  e.from_task = from_task_;
+  e.tuples = std::move(pending_[task]);
+  chained.Deliver(e);
+  e.tuples.clear();  // the buffer serves the next batch
+  pending_[task] = std::move(e.tuples);
+}
 
 int Outbox::StreamIndex(const topology::StreamSchema* schema) {
   if (schema != last_schema_) {
@@ -45,6 +67,8 @@ void Outbox::SendRemote(int task, const topology::StreamSchema* schema,
 }
 
 void Outbox::Hand(int task) {
+  // A chained task's batches wait for StartChaining (an emit from Prepare).
+  if (chains_ != nullptr && chained_.empty() && chains_->upstream[task] == from_task_) return;
   std::erase(dirty_, task);
   Push(task, TaskQueue::WakeConsumer::kLater);
 }
@@ -55,6 +79,10 @@ void Outbox::Push(int task, TaskQueue::WakeConsumer wake) {
     const uint32_t count = frame.count();
     if (!link_->SendTuples(task, frame.Finish(), count)) open_ = false;
     frame.Begin(from_task_, task);  // keeps the buffer; count() is 0 again
+    return;
+  }
+  if (ChainedInput* chained = ChainedTo(task)) {
+    Deliver(*chained, task);
     return;
   }
   Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task]), {}, 0, {}};
@@ -100,6 +128,8 @@ void Outbox::Flush() {
     if (has_data) Push(task, TaskQueue::WakeConsumer::kNow);
   }
   dirty_.clear();
+  // What the chained tasks emitted while running this task's batches goes out now too.
+  for (ChainedInput* chained : chain_list_) chained->FlushOutput();
   for (int task : deferred_list_) {
     queues_[task]->Wake();
     deferred_[task] = 0;
@@ -120,7 +150,13 @@ void Outbox::SendMarker(const std::vector<int>& tasks, Envelope::Kind kind) {
   Flush();
   for (int task : tasks) {
     bool sent = false;
-    if (queues_[task] == nullptr) {
+    if (ChainedInput* chained = ChainedTo(task)) {
+      Envelope e;
+      e.kind = kind;
+      e.from_task = from_task_;
+      chained->Deliver(e);
+      sent = true;
+    } else if (queues_[task] == nullptr) {
       sent = kind == Envelope::Kind::kClose ? link_->SendClose(from_task_, task)
                                             : link_->SendEndOfStream(from_task_, task);
     } else {

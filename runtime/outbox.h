@@ -14,6 +14,8 @@
 namespace tempest::runtime {
 
 class RemoteLink;
+class ChainedInput;
+struct ChainTable;
 
 // The outgoing batches of one task, one per destination task. A local destination gets a batch
 // of Tuples pushed to its queue; a remote one (another worker) gets the values encoded straight
@@ -32,6 +34,8 @@ class Outbox {
     // Ack messages never wait for room or credit (the acker's outbox: its messages go to spout
     // tasks, which may be blocked sending to the acker; waiting could close a cycle).
     bool acks_without_waiting = false;
+    // Tasks chained to this one (runtime/chaining.h): they get its batches and markers by call.
+    const ChainTable* chains = nullptr;
   };
   // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then
   // options.link and options.streams must be given.
@@ -85,6 +89,9 @@ class Outbox {
   void SendClose(const std::vector<int>& tasks);
   // False once a destination refused (the run is being force-stopped).
   bool open() const noexcept { return open_; }
+  // From now on, tasks chained to this one get its batches and markers by call (every task has
+  // been prepared); until then their batches are held, however large.
+  void StartChaining();
 
  private:
   // A local task's pending batch, registered for the next Flush when it was empty.
@@ -99,6 +106,11 @@ class Outbox {
   void HandIfFull(int task) {
     if (pending_[task].size() >= batch_size_) Hand(task);
   }
+  // The task chained to this one that `task` is, or nullptr.
+  ChainedInput* ChainedTo(int task) const noexcept {
+    return chained_.empty() ? nullptr : chained_[task];
+  }
+  void Deliver(ChainedInput& chained, int task);
   void Hand(int task);
   void Push(int task, TaskQueue::WakeConsumer wake);
   void SendRemote(int task, const topology::StreamSchema* schema, const topology::Values& values,
@@ -132,6 +144,9 @@ class Outbox {
   std::vector<int> ack_dirty_;
   std::string ack_frame_;  // reused encoding buffer
   bool acks_without_waiting_;
+  const ChainTable* chains_;
+  std::vector<ChainedInput*> chained_;     // by task: chained to this one (empty until started)
+  std::vector<ChainedInput*> chain_list_;  // the same, as a list for Flush
   const topology::StreamSchema* last_schema_ = nullptr;
   int last_stream_ = -1;
   bool open_ = true;

@@ -13,7 +13,8 @@ TaskExecutor::TaskExecutor(ExecutorSetup setup)
       metrics_(*setup_.metrics),
       emitter_(context_, setup_.router,
                Outbox(setup_.task, setup_.queues,
-                      {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams}),
+                      {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams, false,
+                       setup_.chains}),
                metrics_) {}
 
 void TaskExecutor::Run() {
@@ -30,7 +31,11 @@ void TaskExecutor::Run() {
                               spec.id, setup_.task, StartVerb(), e.what()));
   }
   control.ArriveAndWaitForStart();
-  if (ready && !control.aborted()) Loop();
+  if (ready && !control.aborted()) {
+    // Every task is prepared now: tasks chained to this one may run.
+    emitter_.outbox().StartChaining();
+    Loop();
+  }
   try {
     Finish();
   } catch (const std::exception& e) {

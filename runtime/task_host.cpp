@@ -27,6 +27,8 @@ TaskHost::TaskHost(std::shared_ptr<const topology::TopologySpec> spec,
       running_.push_back(t);
     }
   }
+  chains_.upstream = ChainedUpstreams(*spec_, *layout_, running_);
+  chains_.input.assign(chains_.upstream.size(), nullptr);
   RunControl::Hooks hooks{[this] {
                             for (auto& q : queues_) {
                               if (q) q->Close();
@@ -62,7 +64,8 @@ void TaskHost::Start() {
           Router::Options{options_.run.seed,
                           [link](int task) { return link == nullptr || link->IsLocal(task); }},
           options_.run.batch_size,
-          options_.run.frame_bytes};
+          options_.run.frame_bytes,
+          &chains_};
       if (layout_->IsAcker(t)) {
         executors_.push_back(MakeAckerExecutor(std::move(setup)));
         continue;

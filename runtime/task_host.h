@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/chaining.h"
 #include "runtime/run_control.h"
 #include "runtime/run_summary.h"
 #include "runtime/task_metrics.h"
@@ -57,6 +58,7 @@ class TaskHost {
   std::shared_ptr<const topology::TaskLayout> layout_;
   Options options_;
   std::vector<int> running_;
+  ChainTable chains_;                               // who runs on whose thread (topology.chaining)
   std::vector<std::unique_ptr<TaskQueue>> queues_;  // by task id
   std::vector<TaskQueue*> queue_ptrs_;              // by task id; nullptr: not here
   std::vector<std::unique_ptr<TaskMetrics>> metrics_;

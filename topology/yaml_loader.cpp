@@ -384,6 +384,7 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
                                                   "topology.debug",
                                                   "topology.wait.yield.micros",
                                                   "topology.executor.receive.buffer.size",
+                                                  "topology.chaining",
                                                   "supervisor.worker.timeout.secs"};
   for (const ConfigMember& member : node.members) {
     const std::string& key = member.first;
@@ -416,6 +417,8 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       config.wait_yield_micros = at_least(0);
     } else if (key == "topology.executor.receive.buffer.size") {
       config.receive_buffer_size = between(1, kMaxReceiveBufferSize);
+    } else if (key == "topology.chaining") {
+      config.chaining = ReadBool(value);
     } else if (key == "supervisor.worker.timeout.secs") {
       config.worker_timeout_secs = at_least(1);
     } else if (key.starts_with("topology.")) {

@@ -49,6 +49,7 @@ config:
   topology.debug: false
   topology.wait.yield.micros: 7
   topology.executor.receive.buffer.size: 65536
+  topology.chaining: true
   my.threshold: 0.5
 spouts:
   - id: gen
@@ -76,6 +77,7 @@ streams:
   EXPECT_EQ(spec->config.max_spout_pending, 500);
   EXPECT_EQ(spec->config.wait_yield_micros, 7);
   EXPECT_EQ(spec->config.receive_buffer_size, 65536);
+  EXPECT_TRUE(spec->config.chaining);
   ASSERT_EQ(spec->config.extra.size(), 1u);
   EXPECT_EQ(spec->config.extra[0].first, "my.threshold");
   EXPECT_EQ(spec->config.extra[0].second, Value(0.5));
