@@ -21,6 +21,7 @@
 //             worker to start (spawning, connecting and preparing the workers excluded) to the
 //             sink's end of stream, right behind the last row (CLOCK_MONOTONIC, the same in every
 //             process; the sink reads no clock per row, as the baseline's consumer does not).
+//             --chaining sets topology.chaining: the sink then runs on the join's thread.
 //
 // Rates are input rows per second, 2N / time; each round runs the baseline, then Tempest; medians
 // of --repeats rounds per window. Checks: the baseline's consumer got N rows of each stream with
@@ -162,10 +163,11 @@ Result RunBaseline(uint64_t n, uint64_t window, uint64_t batch) {
 
 std::shared_ptr<const topology::TopologySpec> BuildTopology(uint64_t n, uint64_t window,
                                                             const std::string& out,
-                                                            int receive_buffer) {
+                                                            int receive_buffer, bool chaining) {
   topology::TopologyBuilder b("bench-join-cross-process");
   b.Config().acker_executors = 0;
   b.Config().receive_buffer_size = receive_buffer;
+  b.Config().chaining = chaining;
   tempest::bench::ApplyWaitYieldOverride(b.Config());
   bench::AddJoinSpouts(b, n, kKeys);
   b.SetBolt(kJoin, bench::JoinBToA(window).Build()).GlobalGrouping("a").GlobalGrouping("b");
@@ -184,13 +186,14 @@ bool PlacedAsDesigned(const topology::TopologySpec& spec) {
          worker("a") != worker(kJoin);
 }
 
-Result RunTempest(uint64_t n, uint64_t window, const std::string& out, int receive_buffer) {
-  auto spec = BuildTopology(n, window, out, receive_buffer);
+Result RunTempest(uint64_t n, uint64_t window, const std::string& out, int receive_buffer,
+                  bool chaining) {
+  auto spec = BuildTopology(n, window, out, receive_buffer, chaining);
   if (!PlacedAsDesigned(*spec)) throw std::logic_error("the tasks are not placed as designed");
-  const bench::WorkerRun run =
-      bench::RunOnWorkers(std::move(spec), kWorkers,
-                          {"--tuples", std::to_string(n), "--window", std::to_string(window),
-                           "--out", out, "--receive-buffer", std::to_string(receive_buffer)});
+  const bench::WorkerRun run = bench::RunOnWorkers(
+      std::move(spec), kWorkers,
+      {"--tuples", std::to_string(n), "--window", std::to_string(window), "--out", out,
+       "--receive-buffer", std::to_string(receive_buffer), "--chaining", chaining ? "1" : "0"});
   const std::vector<int64_t> sunk = bench::ReadNumbers(out);  // count id_sum first_ns last_ns
   std::remove(out.c_str());
   const runtime::RunSummary& s = run.summary;
@@ -226,7 +229,8 @@ int main(int argc, char** argv) {
   const std::optional<int> worker =
       bench::RunAsWorker(argc, argv, [](const std::map<std::string, std::string>& flags) {
         return BuildTopology(std::stoull(flags.at("--tuples")), std::stoull(flags.at("--window")),
-                             flags.at("--out"), std::stoi(flags.at("--receive-buffer")));
+                             flags.at("--out"), std::stoi(flags.at("--receive-buffer")),
+                             flags.at("--chaining") == "1");
       });
   if (worker) return *worker;
 
@@ -251,6 +255,9 @@ int main(int argc, char** argv) {
   app.add_option("--receive-buffer", receive_buffer,
                  "topology.executor.receive.buffer.size of the JoinBolt topology (0: default)")
       ->check(CLI::Range(0, topology::kMaxReceiveBufferSize));
+  bool chaining = false;
+  app.add_flag("--chaining", chaining,
+               "topology.chaining: the sink runs on the join's thread (they share a worker)");
   CLI11_PARSE(app, argc, argv);
 
   const std::string out = fmt::format("/tmp/tempest-join-cross-process-{}.out", ::getpid());
@@ -258,9 +265,9 @@ int main(int argc, char** argv) {
   bool ok = true;
   fmt::print(
       "{} tuples per stream, {} keys, {} rounds, {} workers, baseline batch {}, JoinBolt receive "
-      "buffer {}\n",
+      "buffer {}, chaining {}\n",
       n, kKeys, repeats, kWorkers, batch,
-      receive_buffer > 0 ? std::to_string(receive_buffer) : "default");
+      receive_buffer > 0 ? std::to_string(receive_buffer) : "default", chaining ? "on" : "off");
   struct Line {
     uint64_t window;
     double baseline, tempest;
@@ -272,7 +279,7 @@ int main(int argc, char** argv) {
     Line line{w, 0, 0, 0, 0};
     for (int round = 1; round <= repeats; ++round) {
       const Result base = RunBaseline(n, w, batch);
-      const Result temp = RunTempest(n, w, out, receive_buffer);
+      const Result temp = RunTempest(n, w, out, receive_buffer, chaining);
       ok = ok && base.ok && temp.ok;
       base_rates.push_back(inputs / base.seconds);
       temp_rates.push_back(inputs / temp.seconds);

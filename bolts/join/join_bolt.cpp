@@ -451,6 +451,19 @@ void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCol
   }
 }
 
+std::vector<uint8_t> JoinBolt::FieldsRead(const topology::StreamSchema& stream) const {
+  const InputPlan* p = state_->plan.Find(topology::GlobalStreamId{stream.component, stream.stream});
+  if (p == nullptr || !stream.fields) return {};
+  std::vector<uint8_t> read(stream.fields->size(), 0);
+  for (const std::vector<int>* indexes : {&p->key_index, &p->select_index}) {
+    for (int i : *indexes) {
+      if (i >= 0 && static_cast<std::size_t>(i) < read.size())
+        read[static_cast<std::size_t>(i)] = 1;
+    }
+  }
+  return read;
+}
+
 void JoinBolt::Execute(const PackedWindow& window) {
   State& s = *state_;
   const JoinPlan& plan = s.plan;

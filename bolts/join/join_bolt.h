@@ -85,6 +85,9 @@ class JoinBolt final : public PackedWindowedBolt {
 
   void Prepare(const topology::TopologyContext& context, PackedWindowCollector& collector) override;
   void Execute(const PackedWindow& window) override;
+  // An input's key fields and the fields `select` takes from it (an input the join does not
+  // name: all, for the error that shows its tuple).
+  std::vector<uint8_t> FieldsRead(const topology::StreamSchema& stream) const override;
   void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const override;
 
  private:

@@ -32,6 +32,11 @@ struct PackedRow {
   static std::size_t SizeBound(const topology::Tuple& t) noexcept;
   // Returns the bytes written (Size).
   static std::size_t Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept;
+  // As SizeBound and Write, with only the fields i where read[i] != 0 packed and the others
+  // null (`read` holds one entry per field of t).
+  static std::size_t SizeBound(const topology::Tuple& t, const uint8_t* read) noexcept;
+  static std::size_t Write(const topology::Tuple& t, uint32_t origin, const uint8_t* read,
+                           uint8_t* at) noexcept;
   // Appends `t` packed, with `origin`, to `out`.
   static void Append(const topology::Tuple& t, uint32_t origin, std::string& out);
 

@@ -70,6 +70,13 @@ class PackedWindowedBolt {
     (void)collector;
   }
   virtual void Execute(const PackedWindow& window) = 0;
+  // Which fields of the tuples on `stream` Execute reads, by index (1: read); empty: all. The
+  // others are held as null: not packed, not stored, not stepped over when a row is read. Asked
+  // once per (stream, source task) a tuple arrives from, after Prepare.
+  virtual std::vector<uint8_t> FieldsRead(const topology::StreamSchema& stream) const {
+    (void)stream;
+    return {};
+  }
   virtual void OnEndOfStream() {}
   virtual void Cleanup() {}
   virtual void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const = 0;

@@ -365,7 +365,17 @@ class WindowedBoltAdapter final
     if (last_origin_ < origins_.size() && same(origins_[last_origin_])) return last_origin_;
     const auto at = static_cast<std::size_t>(std::find_if(origins_.begin(), origins_.end(), same) -
                                              origins_.begin());
-    if (at == origins_.size()) origins_.push_back({t.schema(), t.GetSourceTask()});
+    if (at == origins_.size()) {
+      origins_.push_back({t.schema(), t.GetSourceTask()});
+      if constexpr (kPacked) {
+        std::vector<uint8_t> read = bolt_->FieldsRead(*t.schema());
+        // All fields read, or a mask that does not fit the tuples: pack everything.
+        if (std::find(read.begin(), read.end(), 0) == read.end() || read.size() != t.size()) {
+          read.clear();
+        }
+        fields_read_.push_back(std::move(read));
+      }
+    }
     last_origin_ = static_cast<uint32_t>(at);
     return last_origin_;
   }
@@ -373,6 +383,14 @@ class WindowedBoltAdapter final
   HeldRow PackRow(const Tuple& t) {
     const uint32_t origin = OriginOf(t);
     // Written in one pass into a bound on its size, then trimmed to what it took.
+    const std::vector<uint8_t>& read = fields_read_[origin];
+    if (!read.empty() && read.size() == t.size()) {
+      const std::size_t bound = PackedRow::SizeBound(t, read.data());
+      const auto [row, at] = arena_.Allocate(bound);
+      arena_.Trim(row, bound, PackedRow::Write(t, origin, read.data(), at));
+      if (!t.ack().anchors.empty()) ++tracked_rows_;
+      return row;
+    }
     const std::size_t bound = PackedRow::SizeBound(t);
     const auto [row, at] = arena_.Allocate(bound);
     arena_.Trim(row, bound, PackedRow::Write(t, origin, at));
@@ -491,6 +509,9 @@ class WindowedBoltAdapter final
   // Packed rows (PackedWindowedBolt only).
   RowArena arena_;
   std::vector<RowOrigin> origins_;
+  // By origin (packed windows): the fields the bolt reads (PackedWindowedBolt::FieldsRead), or
+  // empty for all.
+  std::vector<std::vector<uint8_t>> fields_read_;
   uint32_t last_origin_ = 0;
   std::size_t tracked_rows_ = 0;        // held rows with ack anchors
   std::vector<HeldRow> row_anchors_;    // EmitRowsAnchoredToRows: one row's anchors

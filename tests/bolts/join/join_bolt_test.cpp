@@ -500,6 +500,8 @@ TEST(JoinBoltTest, ATupleOfAnInputTheJoinDoesNotNameIsReportedOnce) {
   ASSERT_EQ(h.out.errors.size(), 1u);
   EXPECT_NE(h.out.errors[0].find("comes from \"orders\", which the join does not name"),
             std::string::npos);
+  // The tuple in the message is whole: a window holds every field of an input it cannot place.
+  EXPECT_NE(h.out.errors[0].find("[11,2,21,7]"), std::string::npos) << h.out.errors[0];
 }
 
 std::string Error(const std::function<void()>& f) {

@@ -18,6 +18,7 @@ using testing::FakeBoltCollector;
 using topology::Fields;
 using topology::StreamSchema;
 using topology::Tuple;
+using topology::Value;
 using topology::Values;
 using Ids = std::vector<int64_t>;
 
@@ -27,7 +28,11 @@ class PackedRecorder final : public PackedWindowedBolt {
  public:
   std::vector<Ids> windows;
   std::vector<std::string> first_streams;
+  std::vector<Values> rows;   // every row of every window, unpacked
+  std::vector<uint8_t> read;  // what FieldsRead answers
   bool throw_next = false;
+
+  std::vector<uint8_t> FieldsRead(const topology::StreamSchema&) const override { return read; }
 
   void Prepare(const topology::TopologyContext&, PackedWindowCollector& out) override {
     out_ = &out;
@@ -40,6 +45,7 @@ class PackedRecorder final : public PackedWindowedBolt {
       topology::Value v;
       packed::UnpackValue(at, v);
       ids.push_back(v.AsInt());
+      rows.push_back(w.Unpack(r).GetValues());
     }
     windows.push_back(ids);
     first_streams.push_back(w.Unpack(w.Get()[0]).GetSourceComponent());
@@ -83,8 +89,8 @@ struct Harness {
     bolt->Prepare(*context, out);
   }
   // Input `id`, tracked as root id + 1.
-  void Send(int64_t id) {
-    Tuple& t = inputs.emplace_back(&s1, 1, Values{id, int64_t{0}});
+  void Send(int64_t id, int64_t ts = 0) {
+    Tuple& t = inputs.emplace_back(&s1, 1, Values{id, ts});
     t.mutable_ack().anchors.push_back({static_cast<uint64_t>(id + 1), 7});
     bolt->ExecuteOwned(t);
   }
@@ -138,6 +144,28 @@ TEST(PackedWindowedBoltTest, AReplayAfterTheFlushIsAWindowOfItsOwn) {
   h.Send(9);
   EXPECT_EQ(h.recorder->windows, (std::vector<Ids>{{1}, {9}}));
   EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 9}));
+}
+
+// Fields the bolt says it does not read are held as null; the rest, and the ack metadata, as
+// they came.
+TEST(PackedWindowedBoltTest, TheWindowHoldsOnlyTheFieldsTheBoltReads) {
+  Harness h(WindowConfig::Tumbling(WindowSpan::Count(2)));
+  h.recorder->read = {1, 0};  // id, not ts
+  h.Send(1, 100);
+  h.Send(2, 200);
+  EXPECT_EQ(h.recorder->rows, (std::vector<Values>{{int64_t{1}, Value()}, {int64_t{2}, Value()}}));
+  h.bolt->OnEndOfStream();  // the rows leave the window
+  EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 2}));
+  ASSERT_EQ(h.out.emitted.size(), 2u);
+  EXPECT_EQ(h.out.emitted[1].anchor_roots, (std::vector<uint64_t>{2, 3}));
+
+  // All read, or a mask of the wrong width: everything is held.
+  for (const std::vector<uint8_t>& read : {std::vector<uint8_t>{1, 1}, std::vector<uint8_t>{0}}) {
+    Harness all(WindowConfig::Tumbling(WindowSpan::Count(1)));
+    all.recorder->read = read;
+    all.Send(3, 300);
+    EXPECT_EQ(all.recorder->rows, (std::vector<Values>{{int64_t{3}, int64_t{300}}}));
+  }
 }
 
 }  // namespace
