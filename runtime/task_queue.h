@@ -18,7 +18,8 @@ namespace tempest::runtime {
 // whoever feeds it; nothing is dropped), so at most capacity + one batch per producer is queued.
 // Order is FIFO per producer. Close() wakes everyone; afterwards Push refuses and PopAll drains.
 // Batch buffers circulate instead of being freed: the consumer hands its processed envelopes
-// back to PopAll, and Push gives their emptied (still allocated) vectors to producers.
+// back to PopAll, and Push gives their vectors (still allocated, and still holding the processed
+// tuples, which the producer then destroys on its own thread) to producers.
 //
 // Waking the consumer costs the producer a futex call and the consumer a context switch, per
 // batch when the consumer is the faster of the two. So a producer in the middle of a burst
@@ -65,7 +66,8 @@ class TaskQueue {
 
   enum class WakeConsumer { kNow, kLater };
   // Blocks while full. Returns false (dropping the envelope) once the queue is closed. When a
-  // recycled batch buffer is available and `spare` is given, moves it into *spare (empty).
+  // recycled batch buffer is available and `spare` is given, moves it into *spare (emptied
+  // here, after the lock is released).
   // kLater: see above; the caller must call Wake() or push with kNow before it blocks.
   bool Push(Envelope&& envelope, std::vector<topology::Tuple>* spare = nullptr,
             WakeConsumer wake = WakeConsumer::kNow);
@@ -103,7 +105,9 @@ class TaskQueue {
   std::condition_variable not_empty_;
   std::condition_variable not_full_;
   std::vector<Envelope> items_;
-  std::vector<std::vector<topology::Tuple>> spares_;  // emptied batch buffers
+  // Processed batch buffers, their tuples not yet destroyed (the producer that takes one does).
+  std::vector<std::vector<topology::Tuple>> spares_;
+  std::atomic<std::size_t> spare_count_{0};  // spares_.size(), for Pop to read unlocked
   std::size_t tuples_ = 0;
   bool closed_ = false;
   bool consumer_waiting_ = false;
