@@ -452,6 +452,7 @@ void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCol
 }
 
 std::vector<uint8_t> JoinBolt::FieldsRead(const topology::StreamSchema& stream) const {
+  if (!state_) return {};  // not prepared
   const InputPlan* p = state_->plan.Find(topology::GlobalStreamId{stream.component, stream.stream});
   if (p == nullptr || !stream.fields) return {};
   std::vector<uint8_t> read(stream.fields->size(), 0);

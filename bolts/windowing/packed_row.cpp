@@ -38,32 +38,11 @@ std::size_t PackedRow::Size(const topology::Tuple& t, uint32_t origin) noexcept 
   return n;
 }
 
-std::size_t PackedRow::SizeBound(const topology::Tuple& t) noexcept {
-  std::size_t n = 5 + 10 + 16 * t.ack().anchors.size() + 10;
-  for (const topology::Value& v : t.GetValues()) n += PackedSizeBound(v);
-  return n;
-}
-
-std::size_t PackedRow::Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept {
-  const topology::AckMeta& ack = t.ack();
-  uint8_t* p = PutVarint(at, Head(origin, ack.anchors.size()));
-  if (ack.anchors.size() >= 3) p = PutVarint(p, ack.anchors.size());
-  for (const topology::AckMeta::Anchor& a : ack.anchors) {
-    const uint64_t pending = a.edge ^ ack.ack_val;
-    std::memcpy(p, &a.root, 8);
-    std::memcpy(p + 8, &pending, 8);
-    p += 16;
-  }
-  p = PutVarint(p, t.size());
-  for (const topology::Value& v : t.GetValues()) p = PackTo(p, v);
-  return static_cast<std::size_t>(p - at);
-}
-
 std::size_t PackedRow::SizeBound(const topology::Tuple& t, const uint8_t* read) noexcept {
   std::size_t n = 5 + 10 + 16 * t.ack().anchors.size() + 10;
   const topology::Values& values = t.GetValues();
   for (std::size_t i = 0; i < values.size(); ++i)
-    n += read[i] != 0 ? PackedSizeBound(values[i]) : 1;
+    n += read == nullptr || read[i] != 0 ? PackedSizeBound(values[i]) : 1;
   return n;
 }
 
@@ -81,7 +60,7 @@ std::size_t PackedRow::Write(const topology::Tuple& t, uint32_t origin, const ui
   const topology::Values& values = t.GetValues();
   p = PutVarint(p, values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (read[i] != 0) {
+    if (read == nullptr || read[i] != 0) {
       p = PackTo(p, values[i]);
     } else {
       *p++ = kNull;

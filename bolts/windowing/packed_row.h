@@ -29,11 +29,13 @@ struct PackedRow {
   // The bytes of `t` packed with `origin`; Write writes them at `at`.
   static std::size_t Size(const topology::Tuple& t, uint32_t origin) noexcept;
   // At least Size, quicker to work out.
-  static std::size_t SizeBound(const topology::Tuple& t) noexcept;
+  static std::size_t SizeBound(const topology::Tuple& t) noexcept { return SizeBound(t, nullptr); }
   // Returns the bytes written (Size).
-  static std::size_t Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept;
+  static std::size_t Write(const topology::Tuple& t, uint32_t origin, uint8_t* at) noexcept {
+    return Write(t, origin, nullptr, at);
+  }
   // As SizeBound and Write, with only the fields i where read[i] != 0 packed and the others
-  // null (`read` holds one entry per field of t).
+  // null (`read`: one entry per field of t, or nullptr for all).
   static std::size_t SizeBound(const topology::Tuple& t, const uint8_t* read) noexcept;
   static std::size_t Write(const topology::Tuple& t, uint32_t origin, const uint8_t* read,
                            uint8_t* at) noexcept;

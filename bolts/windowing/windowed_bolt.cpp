@@ -383,17 +383,11 @@ class WindowedBoltAdapter final
   HeldRow PackRow(const Tuple& t) {
     const uint32_t origin = OriginOf(t);
     // Written in one pass into a bound on its size, then trimmed to what it took.
-    const std::vector<uint8_t>& read = fields_read_[origin];
-    if (!read.empty() && read.size() == t.size()) {
-      const std::size_t bound = PackedRow::SizeBound(t, read.data());
-      const auto [row, at] = arena_.Allocate(bound);
-      arena_.Trim(row, bound, PackedRow::Write(t, origin, read.data(), at));
-      if (!t.ack().anchors.empty()) ++tracked_rows_;
-      return row;
-    }
-    const std::size_t bound = PackedRow::SizeBound(t);
+    const std::vector<uint8_t>& fields = fields_read_[origin];
+    const uint8_t* read = fields.size() == t.size() ? fields.data() : nullptr;
+    const std::size_t bound = PackedRow::SizeBound(t, read);
     const auto [row, at] = arena_.Allocate(bound);
-    arena_.Trim(row, bound, PackedRow::Write(t, origin, at));
+    arena_.Trim(row, bound, PackedRow::Write(t, origin, read, at));
     if (!t.ack().anchors.empty()) ++tracked_rows_;
     return row;
   }
