@@ -1,10 +1,9 @@
 // topology.chaining: a bolt task whose only input is one bolt task of the same process runs on
 // that task's thread, and behaves exactly as it would on its own: every tuple in order, its
-// end-of-stream and close after them, its acks, its ticks, its errors.
+// end-of-stream and close after them, its acks, its errors (its ticks: tick_test.cpp).
 #include "runtime/chaining.h"
 
 #include <gtest/gtest.h>
-#include <pthread.h>
 
 #include <atomic>
 #include <chrono>
@@ -31,19 +30,13 @@ using topology::TopologyContext;
 using topology::Tuple;
 using topology::Values;
 
-std::string ThisThreadName() {
-  char name[16] = {};
-  pthread_getname_np(pthread_self(), name, sizeof name);
-  return name;
-}
-
 // The thread names each component's Execute ran on.
 struct Threads {
   std::mutex mu;
   std::map<std::string, std::set<std::string>> of;
   void Add(const std::string& component) {
     std::lock_guard lock(mu);
-    of[component].insert(ThisThreadName());
+    of[component].insert(testing::ThisThreadName());
   }
 };
 
@@ -226,47 +219,6 @@ TEST(ChainingTest, AChainedBoltsExceptionFailsItsInputAndTheRunGoesOn) {
   }
   expected.insert(3);
   EXPECT_EQ(seen, expected);
-}
-
-class Ticking : public testing::RecordingBolt {
- public:
-  Ticking(std::shared_ptr<testing::Recorder> r, std::shared_ptr<std::atomic<int>> ticks)
-      : RecordingBolt(std::move(r)), ticks_(std::move(ticks)) {}
-  std::chrono::milliseconds TickInterval() const override { return std::chrono::milliseconds(2); }
-  void OnTick() override { ++*ticks_; }
-
- private:
-  std::shared_ptr<std::atomic<int>> ticks_;
-};
-
-// Its own thread still ticks a chained bolt while its upstream has nothing to give it; a stopped
-// run ends without waiting for input that never comes.
-TEST(ChainingTest, AChainedBoltTicksWhileItsUpstreamIsIdleAndStops) {
-  auto recorder = std::make_shared<testing::Recorder>();
-  auto ticks = std::make_shared<std::atomic<int>>(0);
-  class Silent : public testing::ListSpout {
-   public:
-    Silent() : ListSpout({"x"}, {}) {}
-    topology::NextResult NextTuple() override { return topology::NextResult::kIdle; }
-  };
-  topology::TopologyBuilder b("chained-ticks");
-  b.Config().chaining = true;
-  b.SetSpout("silent", [] { return std::make_unique<Silent>(); });
-  b.SetBolt("double", Doubler(std::make_shared<Threads>())).ShuffleGrouping("silent");
-  b.SetBolt("tick", [=] {
-     return std::make_unique<Ticking>(recorder, ticks);
-   }).ShuffleGrouping("double");
-  LocalCluster cluster(b.Build());
-  cluster.Start();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (ticks->load() < 5 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
-  }
-  cluster.Stop();
-  const RunSummary s = cluster.Wait();
-  EXPECT_TRUE(s.completed);
-  EXPECT_GE(ticks->load(), 5);
-  EXPECT_EQ(s.Find("tick")->executed, 0u);
 }
 
 // A run stopped while tuples flow through a chain ends cleanly (the chained bolt is cleaned up

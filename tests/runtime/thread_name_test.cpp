@@ -1,6 +1,5 @@
 // Task threads are named after their task, for top -H, perf and debuggers.
 #include <gtest/gtest.h>
-#include <pthread.h>
 
 #include <memory>
 #include <mutex>
@@ -13,12 +12,6 @@
 
 namespace tempest::runtime {
 namespace {
-
-std::string ThisThreadName() {
-  char name[16] = {};
-  pthread_getname_np(pthread_self(), name, sizeof name);
-  return name;
-}
 
 struct Names {
   std::mutex mu;
@@ -34,7 +27,7 @@ class NamedSpout : public testing::ListSpout {
   explicit NamedSpout(std::shared_ptr<Names> names)
       : ListSpout({"x"}, {{1}, {2}}), names_(std::move(names)) {}
   topology::NextResult NextTuple() override {
-    names_->Add(ThisThreadName());
+    names_->Add(testing::ThisThreadName());
     return ListSpout::NextTuple();
   }
 
@@ -52,7 +45,7 @@ TEST(ThreadNameTest, TaskThreadsCarryTheirTaskIdAndComponent) {
          std::map<std::string, topology::Fields>{},
          [=](const topology::Tuple& in, topology::OutputCollector& out,
              const topology::TopologyContext&) {
-           names->Add(ThisThreadName());
+           names->Add(testing::ThisThreadName());
            out.Ack(in);
          });
    }).ShuffleGrouping("source");

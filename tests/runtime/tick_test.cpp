@@ -12,39 +12,52 @@
 namespace tempest::runtime {
 namespace {
 
-class Ticking : public testing::RecordingBolt {
- public:
-  Ticking(std::shared_ptr<testing::Recorder> r, std::shared_ptr<std::atomic<int>> ticks)
-      : RecordingBolt(std::move(r)), ticks_(std::move(ticks)) {}
-  std::chrono::milliseconds TickInterval() const override { return std::chrono::milliseconds(2); }
-  void OnTick() override { ++*ticks_; }
-
- private:
-  std::shared_ptr<std::atomic<int>> ticks_;
-};
+// Runs `spec` until the bolt "tick" has ticked 5 times, then stops it.
+RunSummary RunUntilTicked(std::shared_ptr<const topology::TopologySpec> spec,
+                          const std::atomic<int>& ticks) {
+  LocalCluster cluster(std::move(spec));
+  cluster.Start();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (ticks.load() < 5 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  cluster.Stop();
+  return cluster.Wait();
+}
 
 TEST(TickTest, IdleBoltsStillTick) {
   auto recorder = std::make_shared<testing::Recorder>();
   auto ticks = std::make_shared<std::atomic<int>>(0);
-  // A spout that never ends and never emits: an empty ListSpout would end, so use a Stop().
-  class Silent : public testing::ListSpout {
-   public:
-    Silent() : ListSpout({"x"}, {}) {}
-    topology::NextResult NextTuple() override { return topology::NextResult::kIdle; }
-  };
   topology::TopologyBuilder t;
-  t.SetSpout("silent", [] { return std::make_unique<Silent>(); });
+  t.SetSpout("silent", [] { return std::make_unique<testing::SilentSpout>(); });
   t.SetBolt("tick", [=] {
-     return std::make_unique<Ticking>(recorder, ticks);
+     return std::make_unique<testing::TickingBolt>(recorder, ticks);
    }).ShuffleGrouping("silent");
-  LocalCluster cluster(t.Build());
-  cluster.Start();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (ticks->load() < 5 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
-  }
-  cluster.Stop();
-  const RunSummary s = cluster.Wait();
+  const RunSummary s = RunUntilTicked(t.Build(), *ticks);
+  EXPECT_TRUE(s.completed);
+  EXPECT_GE(ticks->load(), 5);
+  EXPECT_EQ(s.Find("tick")->executed, 0u);
+}
+
+// A chained bolt (topology.chaining: it runs on its upstream's thread) is still ticked by its own
+// thread while its upstream has nothing to give it, and a stopped run ends without waiting for
+// input that never comes.
+TEST(TickTest, AChainedBoltTicksWhileItsUpstreamIsIdle) {
+  auto recorder = std::make_shared<testing::Recorder>();
+  auto ticks = std::make_shared<std::atomic<int>>(0);
+  topology::TopologyBuilder t;
+  t.Config().chaining = true;
+  t.SetSpout("silent", [] { return std::make_unique<testing::SilentSpout>(); });
+  t.SetBolt("pass", [] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, topology::Fields>{{"default", topology::Fields{"x"}}},
+         [](const topology::Tuple& in, topology::OutputCollector& out,
+            const topology::TopologyContext&) { out.Emit(in, in.GetValues()); });
+   }).ShuffleGrouping("silent");
+  t.SetBolt("tick", [=] {
+     return std::make_unique<testing::TickingBolt>(recorder, ticks);
+   }).ShuffleGrouping("pass");
+  const RunSummary s = RunUntilTicked(t.Build(), *ticks);
   EXPECT_TRUE(s.completed);
   EXPECT_GE(ticks->load(), 5);
   EXPECT_EQ(s.Find("tick")->executed, 0u);

@@ -3,6 +3,10 @@
 // Small spouts and bolts for tests: each records what it sees so tests can assert exact
 // outcomes. Thread-safe where several tasks share a Recorder.
 
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -105,6 +109,32 @@ class RecordingBolt : public topology::Bolt {
   int task_ = 0;
   OutputCollector* out_ = nullptr;
 };
+
+// A spout that never emits and never ends (a run of it ends by Stop()).
+class SilentSpout : public ListSpout {
+ public:
+  SilentSpout() : ListSpout({"x"}, {}) {}
+  NextResult NextTuple() override { return NextResult::kIdle; }
+};
+
+// A RecordingBolt that asks for a tick every 2 ms and counts the ticks.
+class TickingBolt : public RecordingBolt {
+ public:
+  TickingBolt(std::shared_ptr<Recorder> recorder, std::shared_ptr<std::atomic<int>> ticks)
+      : RecordingBolt(std::move(recorder)), ticks_(std::move(ticks)) {}
+  std::chrono::milliseconds TickInterval() const override { return std::chrono::milliseconds(2); }
+  void OnTick() override { ++*ticks_; }
+
+ private:
+  std::shared_ptr<std::atomic<int>> ticks_;
+};
+
+// The calling thread's name (task threads are named "t<task> <component>").
+inline std::string ThisThreadName() {
+  char name[16] = {};
+  pthread_getname_np(pthread_self(), name, sizeof name);
+  return name;
+}
 
 // A bolt whose behaviour a test supplies as lambdas; declares `streams` (id → fields).
 class LambdaBolt : public topology::Bolt {
