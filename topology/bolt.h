@@ -11,7 +11,10 @@
 namespace tempest::topology {
 
 // A processing step (Storm's IRichBolt). Each task gets its own instance, created by the
-// component's factory; every method is called on that task's thread only. Execute must ack or
+// component's factory; its methods are never called on two threads at once, and all on that
+// task's thread unless topology.chaining runs the task on its upstream's thread (then Execute,
+// OnEndOfStream and OnSourceEnded run there, Prepare, OnTick and Cleanup on its own thread,
+// each handing over to the next with the memory synchronised). Execute must ack or
 // fail each input (see BasicBolt for the automatic variant). An exception thrown by Execute fails
 // that input and is logged with the component and task; the process keeps running.
 class Bolt {
