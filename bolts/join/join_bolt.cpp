@@ -125,14 +125,28 @@ namespace {
 using packed::FindPath;
 using packed::UnpackValue;
 
-// The key parts of a packed row, decoded into reused values (a string keeps its buffer); false
-// when a part is missing or null (a null key matches nothing).
+// The key parts of a packed row, decoded into reused values (a string keeps its buffer); a key
+// of one integer part (the usual key) is kept as that integer only. False when a part is missing
+// or null (a null key matches nothing).
 struct KeyScratch {
   std::vector<Value> values;
   KeyRef ref;
+  bool single_int = false;  // then `integer` is the key; values and ref are not set
+  int64_t integer = 0;
+  uint64_t Hash() const { return single_int ? HashIntKey(integer) : HashKey(ref); }
 };
 bool RowKey(const PackedRow& r, const std::vector<int>& index,
             const std::vector<FieldSelector>& key, KeyScratch& out) {
+  out.single_int = false;
+  if (key.size() == 1) {
+    const uint8_t* at = FindPath(r.fields, r.field_count, index[0], key[0].path);
+    if (at != nullptr && *at == packed::kInt) {
+      ++at;
+      out.single_int = true;
+      out.integer = packed::UnZigZag(packed::GetVarint(at));
+      return true;
+    }
+  }
   out.values.resize(key.size());
   out.ref.clear();
   for (std::size_t p = 0; p < key.size(); ++p) {
@@ -202,7 +216,7 @@ struct JoinedTable {
   // The group whose key equals `k` (hash h), or -1. Each keyed group keeps its key decoded
   // (its parts from `keys[key_at]` on; buffers reused between windows), so a lookup compares
   // values instead of parsing the group's first row, somewhere in the window.
-  int32_t Find(const KeyRef& k, uint64_t h) const {
+  int32_t Find(const KeyScratch& k, uint64_t h) const {
     const std::size_t cap = slots.size();
     for (std::size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
       const int32_t g = slots[s];
@@ -210,41 +224,29 @@ struct JoinedTable {
       const Group& group = groups[static_cast<std::size_t>(g)];
       if (group.hash != h) continue;
       const Value* key = keys.data() + group.key_at;
+      if (k.single_int) {
+        const int64_t* i = key->IfInt();
+        if (i != nullptr && *i == k.integer) return g;
+        continue;
+      }
       bool same = true;
-      for (std::size_t p = 0; p < k.size() && same; ++p) same = *k[p] == key[p];
+      for (std::size_t p = 0; p < k.ref.size() && same; ++p) same = *k.ref[p] == key[p];
       if (same) return g;
     }
+  }
+
+  // The group of key `k` (hash h), added empty if the window has none yet (a probe's key,
+  // looked up while the table is still being filled).
+  int32_t FindOrAdd(const KeyScratch& k, uint64_t h) {
+    const int32_t g = Find(k, h);
+    return g >= 0 ? g : NewGroup(&k, h);
   }
 
   // A row of this input, in window order; `pick_bytes`: the size of its picks.
   void Add(const PackedRow& r, const InputPlan& plan, const std::vector<FieldSelector>& key,
            KeyScratch& k, uint32_t pick_bytes) {
-    int32_t g = -1;
-    uint64_t h = 0;
-    const bool keyed = RowKey(r, plan.key_index, key, k);
-    if (keyed) {
-      h = HashKey(k.ref);
-      g = Find(k.ref, h);
-    }
-    if (g < 0) {
-      g = static_cast<int32_t>(groups.size());
-      Group group;
-      group.hash = h;
-      group.keyed = keyed;
-      if (keyed) {
-        group.key_at = static_cast<uint32_t>(key_values);
-        if (keys.size() < key_values + k.values.size()) keys.resize(key_values + k.values.size());
-        for (const Value& part : k.values) keys[key_values++] = part;  // reuses string buffers
-      }
-      groups.push_back(group);
-      if (keyed) {
-        if (2 * groups.size() > slots.size()) {
-          Rehash(2 * slots.size());
-        } else {
-          Insert(g);
-        }
-      }
-    }
+    const int32_t g =
+        RowKey(r, plan.key_index, key, k) ? FindOrAdd(k, k.Hash()) : NewGroup(nullptr, 0);
     Group& group = groups[static_cast<std::size_t>(g)];
     ++group.length;
     group.pick_bytes += pick_bytes;
@@ -281,6 +283,32 @@ struct JoinedTable {
   }
 
  private:
+  // A new group: of key `k` (hash h), or of one row without a key (k == nullptr).
+  int32_t NewGroup(const KeyScratch* k, uint64_t h) {
+    const auto g = static_cast<int32_t>(groups.size());
+    Group group;
+    group.hash = h;
+    group.keyed = k != nullptr;
+    if (k != nullptr) {
+      group.key_at = static_cast<uint32_t>(key_values);
+      const std::size_t parts = k->single_int ? 1 : k->values.size();
+      if (keys.size() < key_values + parts) keys.resize(key_values + parts);
+      if (k->single_int) {
+        keys[key_values++] = Value(k->integer);
+      } else {
+        for (const Value& part : k->values) keys[key_values++] = part;  // reuses string buffers
+      }
+    }
+    groups.push_back(group);
+    if (k != nullptr) {
+      if (2 * groups.size() > slots.size()) {
+        Rehash(2 * slots.size());
+      } else {
+        Insert(g);
+      }
+    }
+    return g;
+  }
   void Insert(int32_t g) {
     const std::size_t cap = slots.size();
     for (std::size_t s = groups[static_cast<std::size_t>(g)].hash & (cap - 1);;
@@ -312,10 +340,49 @@ struct JoinBolt::State {
   std::vector<HeldRow> anchors;
   // Per select item: whether the last join's input supplies it (its "picks").
   std::vector<uint8_t> select_from_last;
-  topology::Values prefix;  // BeginMatches: the record's other select values
-  std::string pick;         // one row's picks
+  std::size_t picks_per_row = 0;    // select items of the last join's input
+  std::size_t prefix_per_row = 0;   // the others
+  const uint8_t* prefix = nullptr;  // BeginMatches: the record's other select values, packed
+  std::string prefix_buffer;        // (where BeginMatches packs them from the record's rows)
   KeyScratch key;
   const std::string* output_stream = nullptr;
+
+  std::string picks_in;  // the last join's input's picks, by row in window order
+  // Two inputs: per first-input row in window order, its key's group in the joined table (-1:
+  // no key) and its select values packed, so the probe reads no row.
+  std::vector<int32_t> probe_group;
+  std::string prefixes;
+
+  void Reset() {
+    for (JoinedTable& t : tables) t.Clear();
+    position_of.clear();
+    picks_in.clear();
+    probe_group.clear();
+    prefixes.clear();
+  }
+
+  // The next row of the window: its input noted (position + 1; 0: not in the join), a joined
+  // input's row added to its table, a first-input row's probe prepared (two inputs).
+  void Index(const PackedWindow& w, const HeldRow& held, const PackedRow& r,
+             JoinSelector selector) {
+    const InputPlan* p = PlanOf(w, held, r, selector);
+    const std::size_t last = plan.width - 1;
+    if (p != nullptr && p->position == 0 && plan.width == 2) {
+      const bool keyed = RowKey(r, p->key_index, plan.keys[0], key);
+      probe_group.push_back(keyed ? tables[1].FindOrAdd(key, key.Hash()) : -1);
+      for (std::size_t f = 0; f < plan.select.size(); ++f) {
+        if (select_from_last[f] != 0) continue;
+        AppendPacked(FindPath(r.fields, r.field_count, p->select_index[f], plan.select[f].path),
+                     prefixes);
+      }
+    } else if (p != nullptr && p->position > 0) {
+      const std::size_t before = picks_in.size();
+      if (p->position == last) AppendPicks(r, *p, picks_in);
+      tables[p->position].Add(r, *p, plan.keys[p->position], key,
+                              static_cast<uint32_t>(picks_in.size() - before));
+    }
+    position_of.push_back(p == nullptr ? 0 : static_cast<uint8_t>(p->position + 1));
+  }
 
   // The plan of the row's input (nullptr: the join does not name it; reported once).
   const InputPlan* PlanOf(const PackedWindow& w, const HeldRow& held, const PackedRow& r,
@@ -342,12 +409,11 @@ struct JoinBolt::State {
     return p;
   }
 
-  // The picks of a row of the last join's input, packed, into `pick`.
-  void Pick(const PackedRow& r, const InputPlan& p) {
-    pick.clear();
+  // The picks of a row of the last join's input, packed, appended to `out`.
+  void AppendPicks(const PackedRow& r, const InputPlan& p, std::string& out) const {
     for (std::size_t f = 0; f < select_from_last.size(); ++f) {
       if (select_from_last[f] == 0) continue;
-      AppendPacked(FindPath(r.fields, r.field_count, p.select_index[f], plan.select[f].path), pick);
+      AppendPacked(FindPath(r.fields, r.field_count, p.select_index[f], plan.select[f].path), out);
     }
   }
 
@@ -375,42 +441,42 @@ struct JoinBolt::State {
   }
 
   // The matches of one record in the last join share everything but the last input's values
-  // and anchor: those parts are read once (BeginMatches), and each match (MatchRows) copies them
-  // and adds its picks, instead of finding and unpacking the record's fields again per row.
+  // and anchor: those values are found once (BeginMatches) and kept packed, and each match
+  // (MatchRows) unpacks them and its picks, instead of finding the record's fields again per row.
   void BeginMatches(const Slot* record, std::size_t last) {
-    prefix.clear();
+    prefix_buffer.clear();
     for (std::size_t f = 0; f < plan.select.size(); ++f) {
       const SelectPlan& sel = plan.select[f];
       if (sel.input == last) continue;
       const Slot& slot = record[sel.input];
-      const uint8_t* at = slot.held == nullptr ? nullptr
-                                               : FindPath(slot.row.fields, slot.row.field_count,
-                                                          slot.plan->select_index[f], sel.path);
-      if (at == nullptr) {
-        prefix.emplace_back();
-      } else {
-        packed::UnpackAppend(at, prefix);
-      }
+      AppendPacked(slot.held == nullptr ? nullptr
+                                        : FindPath(slot.row.fields, slot.row.field_count,
+                                                   slot.plan->select_index[f], sel.path),
+                   prefix_buffer);
     }
+    prefix = reinterpret_cast<const uint8_t*>(prefix_buffer.data());
     anchors.clear();
     for (std::size_t i = 0; i < last; ++i) {
       if (record[i].held != nullptr) anchors.push_back(*record[i].held);
     }
   }
+  // As BeginMatches for a first-input row (two inputs) whose select values Index packed at
+  // `values`.
+  void BeginMatches(const uint8_t* values, const HeldRow& held) {
+    prefix = values;
+    anchors.clear();
+    anchors.push_back(held);
+  }
   // The rows of one record's matches, in order (RowFiller: called once per row, in order): the
-  // record's select values copied, the match's picks unpacked from `picks` on.
+  // record's select values and the match's picks (from `picks` on), unpacked.
   struct MatchRows final : topology::RowFiller {
     const State* state = nullptr;
     const uint8_t* picks = nullptr;
     void Fill(std::size_t, topology::Values& row) override {
       row.reserve(state->select_from_last.size());
-      std::size_t k = 0;
+      const uint8_t* values = state->prefix;
       for (const uint8_t from_last : state->select_from_last) {
-        if (from_last != 0) {
-          packed::UnpackAppend(picks, row);
-        } else {
-          row.push_back(state->prefix[k++]);
-        }
+        packed::UnpackAppend(from_last != 0 ? picks : values, row);
       }
     }
   };
@@ -448,6 +514,7 @@ void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCol
   for (std::size_t f = 0; f < s.plan.select.size(); ++f) {
     const bool from_last = s.plan.width > 1 && s.plan.select[f].input == s.plan.width - 1;
     s.select_from_last.push_back(from_last ? 1 : 0);
+    ++(from_last ? s.picks_per_row : s.prefix_per_row);
   }
 }
 
@@ -470,39 +537,27 @@ void JoinBolt::Execute(const PackedWindow& window) {
   const JoinPlan& plan = s.plan;
   const std::size_t width = plan.width;
   const std::size_t last = width - 1;
-  for (JoinedTable& t : s.tables) t.Clear();
 
-  // Build: every joined input's rows go into their table (the first input's are the probes).
-  // Each row's input is noted (position + 1; 0: not in the join), so the later passes only
-  // read the rows they need.
+  // Index: every joined input's rows into their table, the first input's probes prepared.
   const PackedWindow::Rows rows = window.Get();
-  s.position_of.resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const HeldRow* held = &rows[i];
-    const PackedRow r = window.Row(*held);
-    const InputPlan* p = s.PlanOf(window, *held, r, config_.selector);
-    s.position_of[i] = p == nullptr ? 0 : static_cast<uint8_t>(p->position + 1);
-    if (p == nullptr || p->position == 0) continue;
-    uint32_t pick_bytes = 0;
-    if (p->position == last) {
-      s.Pick(r, *p);
-      pick_bytes = static_cast<uint32_t>(s.pick.size());
-    }
-    s.tables[p->position].Add(r, *p, plan.keys[p->position], s.key, pick_bytes);
-  }
+  s.Reset();
+  for (const HeldRow& held : rows) s.Index(window, held, window.Row(held), config_.selector);
   for (std::size_t j = 1; j < width; ++j) {
     const JoinType type = plan.clauses[j].type;
     s.tables[j].Layout(j == last, type == JoinType::kRight || type == JoinType::kFull);
   }
+  // Each joined row to its place in its table, with its picks (the last join's input): read
+  // from what Index kept, not from the row.
   if (width > 1) {
+    const auto* pick_at = reinterpret_cast<const uint8_t*>(s.picks_in.data());
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (s.position_of[i] <= 1) continue;
       const std::size_t j = s.position_of[i] - 1u;
       std::string_view pick;
       if (j == last) {
-        const PackedRow r = window.Row(rows[i]);
-        s.Pick(r, *s.by_origin[r.origin]);
-        pick = s.pick;
+        const uint8_t* from = pick_at;
+        for (std::size_t n = s.picks_per_row; n > 0; --n) packed::Skip(pick_at);
+        pick = {reinterpret_cast<const char*>(from), static_cast<std::size_t>(pick_at - from)};
       }
       s.tables[j].Place(static_cast<uint32_t>(i), pick);
     }
@@ -510,12 +565,14 @@ void JoinBolt::Execute(const PackedWindow& window) {
 
   // The first input's rows in window order, one record each (in `record`, `width` slots).
   std::vector<Slot> record(width);
+  const auto first_record = [&](std::size_t i) {
+    const PackedRow r = window.Row(rows[i]);
+    record[0] = Slot{&rows[i], r, s.by_origin[r.origin]};
+    return record.data();
+  };
   const auto for_each_probe = [&](auto&& probe) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (s.position_of[i] != 1) continue;
-      const PackedRow r = window.Row(rows[i]);
-      record[0] = Slot{&rows[i], r, s.by_origin[r.origin]};
-      probe(record.data());
+      if (s.position_of[i] == 1) probe(first_record(i));
     }
   };
   if (width == 1) {
@@ -555,39 +612,62 @@ void JoinBolt::Execute(const PackedWindow& window) {
     };
     const bool keep_unmatched = c.type == JoinType::kLeft || c.type == JoinType::kFull;
     const bool pads = c.type == JoinType::kRight || c.type == JoinType::kFull;
+    // The last join: one row per match of the group (BeginMatches done); only the joined row
+    // changes, and the rows read the picks on.
+    const auto emit_matches = [&](const JoinedTable::Group& group) {
+      s.matches.clear();
+      for (uint32_t p = group.start; p < group.start + group.length; ++p) {
+        if (pads) table.matched[p] = 1;
+        s.matches.push_back(rows[table.rows[p]]);
+      }
+      s.EmitMatches(reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start);
+    };
+    // The group g, or nullptr: none, or one with no rows (a probe's key added by Index).
+    const auto group_of = [&](int32_t g) -> const JoinedTable::Group* {
+      if (g < 0) return nullptr;
+      const JoinedTable::Group& group = table.groups[static_cast<std::size_t>(g)];
+      return group.length > 0 ? &group : nullptr;
+    };
     const auto probe = [&](const Slot* rec) {
       const Slot& with = rec[c.with];
       const bool has_key =
           with.held != nullptr && RowKey(with.row, with.plan->key_index, plan.keys[c.with], s.key);
       if (!has_key && !config_.keep_null_probe_keys) return;  // Storm: dropped
-      const int32_t g = has_key ? table.Find(s.key.ref, HashKey(s.key.ref)) : -1;
-      if (g < 0) {
+      const JoinedTable::Group* group = group_of(has_key ? table.Find(s.key, s.key.Hash()) : -1);
+      if (group == nullptr) {
         if (keep_unmatched) out(rec, nullptr);
         return;
       }
-      const JoinedTable::Group& group = table.groups[static_cast<std::size_t>(g)];
-      const uint8_t* picks =
-          is_last ? reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start
-                  : nullptr;
-      const uint32_t end = group.start + group.length;
       if (is_last) {
-        // One row per match: only the joined row changes, and the rows read the picks on.
         s.BeginMatches(rec, last);
-        s.matches.clear();
-        for (uint32_t p = group.start; p < end; ++p) {
-          if (pads) table.matched[p] = 1;
-          s.matches.push_back(rows[table.rows[p]]);
-        }
-        s.EmitMatches(picks);
+        emit_matches(*group);
         return;
       }
-      for (uint32_t p = group.start; p < end; ++p) {
+      for (uint32_t p = group->start; p < group->start + group->length; ++p) {
         if (pads) table.matched[p] = 1;
         const Slot slot = joined_slot(p, true);
         out(rec, &slot);
       }
     };
-    if (j == 1) {
+    if (j == 1 && width == 2) {
+      // Two inputs: the probes' groups and select values are ready (Index); a row is read only
+      // when it is emitted unmatched.
+      const auto* values_at = reinterpret_cast<const uint8_t*>(s.prefixes.data());
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (s.position_of[i] != 1) continue;
+        const int32_t g = s.probe_group[k++];
+        const uint8_t* values = values_at;
+        for (std::size_t n = s.prefix_per_row; n > 0; --n) packed::Skip(values_at);
+        if (g < 0 && !config_.keep_null_probe_keys) continue;  // Storm: dropped
+        if (const JoinedTable::Group* group = group_of(g)) {
+          s.BeginMatches(values, rows[i]);
+          emit_matches(*group);
+        } else if (keep_unmatched) {
+          out(first_record(i), nullptr);
+        }
+      }
+    } else if (j == 1) {
       for_each_probe(probe);
     } else {
       for (std::size_t r = 0; r < s.records.size(); r += width) probe(&s.records[r]);

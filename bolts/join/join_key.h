@@ -30,17 +30,18 @@ inline bool ExtractKey(const topology::Tuple& t, const std::vector<int>& index,
 // The hash of the key parts, in order, the same in every process. A single integer part (the
 // usual key) is mixed inline (murmur3's finalizer) rather than through StableHash's XXH64 call;
 // Value's == is type-strict, so such a key never equals one hashed the other way.
+inline uint64_t HashIntKey(int64_t i) {
+  uint64_t x = static_cast<uint64_t>(i);
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDULL;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ULL;
+  x ^= x >> 33;
+  return x;
+}
 inline uint64_t HashKey(const KeyRef& key) {
   if (key.size() == 1) {
-    if (const int64_t* i = key[0]->IfInt()) {
-      uint64_t x = static_cast<uint64_t>(*i);
-      x ^= x >> 33;
-      x *= 0xFF51AFD7ED558CCDULL;
-      x ^= x >> 33;
-      x *= 0xC4CEB9FE1A85EC53ULL;
-      x ^= x >> 33;
-      return x;
-    }
+    if (const int64_t* i = key[0]->IfInt()) return HashIntKey(*i);
   }
   uint64_t h = 0;
   for (const topology::Value* v : key) h = topology::StableHash(*v, h);

@@ -309,6 +309,14 @@ class WindowedBoltAdapter final
   // A packed row leaves the window: acked or failed through a Tuple holding its ack metadata,
   // then its bytes go back to the arena.
   void Release(HeldRow row) {
+    if (tracked_rows_ == 0) {
+      // No held row has anchors (acking off): this one has nothing to read.
+      released_.mutable_ack().anchors.clear();
+      released_.mutable_ack().ack_val = 0;
+      out_->Ack(released_);
+      arena_.Release(row);
+      return;
+    }
     const PackedRow r = PackedRow::Parse(arena_.Data(row));
     r.LoadAck(released_.mutable_ack());
     if (r.anchors > 0) --tracked_rows_;

@@ -455,6 +455,9 @@ TEST(JoinBoltTest, KeysOfEarlierWindowsMatchNothing) {
   // Window 3: a double key.
   h.Add("b", {{0.0, "b4"}, {1.5, "b5"}});
   h.Add("a", {{-0.0, "a6"}, {1, "a7"}});
+  // Window 4: the int 7 and the string "7" as keys of one window; probes with 7.0 and 7.
+  h.Add("b", {{7, "b6"}, {"7", "b7"}});
+  h.Add("a", {{7.0, "a8"}, {7, "a9"}});
   const auto rows = h.Run(Config(JoinBoltBuilder(JoinSelector::kStream, "a", "k")
                                      .Join(JoinType::kLeft, "b", {"k"}, "a")
                                      .Select("v, w")),
@@ -465,7 +468,9 @@ TEST(JoinBoltTest, KeysOfEarlierWindowsMatchNothing) {
                                        {"a4", kNull},
                                        {"a5", "b3"},
                                        {"a6", "b4"},
-                                       {"a7", kNull}}));
+                                       {"a7", kNull},
+                                       {"a8", kNull},
+                                       {"a9", "b6"}}));
 }
 
 TEST(JoinBoltTest, SourceSelectorNamesInputsByComponent) {
