@@ -196,7 +196,7 @@ struct JoinedTable {
   std::size_t key_values = 0;
   std::vector<int32_t> slots;
   std::vector<uint32_t> group_of;  // by window order: its group; after Place, its position
-  std::vector<uint32_t> rows;      // by position: the row's index in the window
+  std::vector<HeldRow> rows;       // by position: the row
   std::string picks;               // by position (last join only)
   std::vector<uint8_t> matched;    // by position (right and full joins only)
   std::size_t placed = 0;
@@ -271,10 +271,10 @@ struct JoinedTable {
   }
 
   // The rows again, in Add's order: each goes to its place; its picks (`pick`, if any) too.
-  void Place(uint32_t index, std::string_view pick) {
+  void Place(const HeldRow& row, std::string_view pick) {
     Group& group = groups[group_of[placed]];
     const uint32_t p = group.cursor++;
-    rows[p] = index;
+    rows[p] = row;
     group_of[placed++] = p;
     if (!pick.empty()) {
       std::memcpy(picks.data() + group.pick_start + group.pick_bytes, pick.data(), pick.size());
@@ -481,8 +481,9 @@ struct JoinBolt::State {
     }
   };
   MatchRows match_rows;
-  std::vector<HeldRow> matches;  // one record's matches (their anchors)
-  void EmitMatches(const uint8_t* picks) {
+  // One output row per match (`matches`: the joined rows, for their anchors), the matches'
+  // picks from `picks` on.
+  void EmitMatches(std::span<const HeldRow> matches, const uint8_t* picks) {
     match_rows.state = this;
     match_rows.picks = picks;
     out->EmitRowsAnchoredToRows(*output_stream, anchors, matches, match_rows);
@@ -559,7 +560,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
         for (std::size_t n = s.picks_per_row; n > 0; --n) packed::Skip(pick_at);
         pick = {reinterpret_cast<const char*>(from), static_cast<std::size_t>(pick_at - from)};
       }
-      s.tables[j].Place(static_cast<uint32_t>(i), pick);
+      s.tables[j].Place(rows[i], pick);
     }
   }
 
@@ -603,7 +604,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
     };
     const auto joined_slot = [&](uint32_t p, bool full) {
       Slot slot;
-      slot.held = &rows[table.rows[p]];
+      slot.held = &table.rows[p];
       if (full) {
         slot.row = window.Row(*slot.held);
         slot.plan = s.by_origin[slot.row.origin];
@@ -615,12 +616,9 @@ void JoinBolt::Execute(const PackedWindow& window) {
     // The last join: one row per match of the group (BeginMatches done); only the joined row
     // changes, and the rows read the picks on.
     const auto emit_matches = [&](const JoinedTable::Group& group) {
-      s.matches.clear();
-      for (uint32_t p = group.start; p < group.start + group.length; ++p) {
-        if (pads) table.matched[p] = 1;
-        s.matches.push_back(rows[table.rows[p]]);
-      }
-      s.EmitMatches(reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start);
+      if (pads) std::fill_n(table.matched.begin() + group.start, group.length, 1);
+      s.EmitMatches({table.rows.data() + group.start, group.length},
+                    reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start);
     };
     // The group g, or nullptr: none, or one with no rows (a probe's key added by Index).
     const auto group_of = [&](int32_t g) -> const JoinedTable::Group* {

@@ -144,7 +144,7 @@ void UnpackValue(const uint8_t*& p, Value& out) {
   }
 }
 
-void UnpackAppend(const uint8_t*& p, topology::Values& out) {
+void UnpackAppendAny(const uint8_t*& p, topology::Values& out) {
   switch (static_cast<Tag>(*p)) {
     case kInt:
       ++p;
@@ -165,7 +165,7 @@ void UnpackAppend(const uint8_t*& p, topology::Values& out) {
   }
 }
 
-void Skip(const uint8_t*& p) noexcept {
+void SkipAny(const uint8_t*& p) noexcept {
   switch (static_cast<Tag>(*p++)) {
     case kNull:
     case kFalse:

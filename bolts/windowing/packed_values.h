@@ -72,9 +72,26 @@ void Pack(const topology::Value& v, std::string& out);
 // buffer); `p` ends past it.
 void UnpackValue(const uint8_t*& p, topology::Value& out);
 // Appends the packed value at `p` to `out`, constructed in place; `p` ends past it.
-void UnpackAppend(const uint8_t*& p, topology::Values& out);
+void UnpackAppendAny(const uint8_t*& p, topology::Values& out);
+inline void UnpackAppend(const uint8_t*& p, topology::Values& out) {
+  if (*p == kInt) {  // the usual value, inline: a join's output rows are mostly ints
+    ++p;
+    out.emplace_back(UnZigZag(GetVarint(p)));
+    return;
+  }
+  UnpackAppendAny(p, out);
+}
 // Moves `p` past the packed value at it.
-void Skip(const uint8_t*& p) noexcept;
+void SkipAny(const uint8_t*& p) noexcept;
+inline void Skip(const uint8_t*& p) noexcept {
+  if (*p == kInt) {
+    ++p;
+    while (*p++ >= 0x80) {
+    }
+    return;
+  }
+  SkipAny(p);
+}
 // Whether the packed value at `p` equals `v` as Value's == has it (so 0.0 == -0.0 and NaN matches
 // nothing, which comparing bytes would get wrong); on true, `p` is past it.
 bool PackedEquals(const uint8_t*& p, const topology::Value& v) noexcept;
