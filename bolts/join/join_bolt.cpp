@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 
 #include "bolts/join/field_selector.h"
@@ -621,7 +622,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
                     reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start);
     };
     // The group g, or nullptr: none, or one with no rows (a probe's key added by Index).
-    const auto group_of = [&](int32_t g) -> const JoinedTable::Group* {
+    const auto matched_group = [&](int32_t g) -> const JoinedTable::Group* {
       if (g < 0) return nullptr;
       const JoinedTable::Group& group = table.groups[static_cast<std::size_t>(g)];
       return group.length > 0 ? &group : nullptr;
@@ -631,7 +632,8 @@ void JoinBolt::Execute(const PackedWindow& window) {
       const bool has_key =
           with.held != nullptr && RowKey(with.row, with.plan->key_index, plan.keys[c.with], s.key);
       if (!has_key && !config_.keep_null_probe_keys) return;  // Storm: dropped
-      const JoinedTable::Group* group = group_of(has_key ? table.Find(s.key, s.key.Hash()) : -1);
+      const JoinedTable::Group* group =
+          matched_group(has_key ? table.Find(s.key, s.key.Hash()) : -1);
       if (group == nullptr) {
         if (keep_unmatched) out(rec, nullptr);
         return;
@@ -658,7 +660,7 @@ void JoinBolt::Execute(const PackedWindow& window) {
         const uint8_t* values = values_at;
         for (std::size_t n = s.prefix_per_row; n > 0; --n) packed::Skip(values_at);
         if (g < 0 && !config_.keep_null_probe_keys) continue;  // Storm: dropped
-        if (const JoinedTable::Group* group = group_of(g)) {
+        if (const JoinedTable::Group* group = matched_group(g)) {
           s.BeginMatches(values, rows[i]);
           emit_matches(*group);
         } else if (keep_unmatched) {
