@@ -304,6 +304,24 @@ JoinHarness UsersAndOrders() {
   return h;
 }
 
+// Two inputs (the probes' keys are looked up as the window is read): a probe with a null key is
+// dropped (Storm), or with null_probe_keys: keep joins nothing and a left join pads it; the
+// joined side's null key matches nothing either way.
+TEST(JoinBoltTest, ANullProbeKeyOfATwoInputJoinIsDroppedOrKept) {
+  for (const bool keep : {false, true}) {
+    JoinHarness h({{"users", kUserFields}, {"orders", kOrderFields}});
+    h.Add("users", {{1, "roshan", "san jose"}, {Value(), "nobody", "nowhere"}, {2, "harsha", "x"}});
+    h.Add("orders", {{11, 2, 21, 7}, {14, Value(), 24, 1}, {13, 2, 23, 4}});
+    const auto rows = h.Run(Config(JoinBoltBuilder(JoinSelector::kStream, "users", "userId")
+                                       .LeftJoin("orders", "userId", "users")
+                                       .WithNullProbeKeys(keep)
+                                       .Select("name, orderId")));
+    std::vector<Values> expected = {{"roshan", kNull}, {"harsha", 11}, {"harsha", 13}};
+    if (keep) expected.insert(expected.begin() + 1, Values{"nobody", kNull});
+    EXPECT_EQ(rows, expected) << (keep ? "keep" : "drop");
+  }
+}
+
 TEST(JoinBoltTest, RightJoinPadsUnmatchedJoinedTuplesAfterTheMatches) {
   JoinHarness h = UsersAndOrders();
   const auto rows = h.Run(Config(JoinBoltBuilder(JoinSelector::kStream, "users", "userId")
