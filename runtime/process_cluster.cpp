@@ -464,10 +464,9 @@ class ProcessCluster::Supervisor {
     if (w.started) return;
     Send(w, Message(ControlType::kStart));
     w.started = true;
-    {
-      std::lock_guard lock(mu_);
-      ++status_.starts;
-    }
+    ++starts_;
+    // Counted in the same update as the workers' statuses: Start() returns once the count is
+    // reached, and its caller then reads every worker as running.
     Publish();
   }
 
@@ -661,6 +660,7 @@ class ProcessCluster::Supervisor {
       std::lock_guard lock(mu_);
       status_.tasks = std::move(tasks);
       status_.workers = std::move(statuses);
+      status_.starts = starts_;
     }
     cv_.notify_all();
   }
@@ -706,6 +706,7 @@ class ProcessCluster::Supervisor {
   std::string error_;
   bool aborted_ = false;
   int restarts_ = 0;
+  int starts_ = 0;  // workers sent their start (a restarted one again)
   std::thread thread_;
   std::optional<RunSummary> summary_;  // written by the supervisor thread before it ends
 

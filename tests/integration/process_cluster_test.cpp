@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <regex>
 #include <set>
@@ -316,7 +317,17 @@ TEST(ProcessClusterOrphanTest, NoWorkerOutlivesAKilledSupervisor) {
   std::smatch m;
   const std::regex running("workers running: worker 0 \\(pid (\\d+),.*worker 1 \\(pid (\\d+),");
   char buf[4096];
+  // Bounded: a supervisor that never says its workers run fails the test rather than hang it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (!std::regex_search(text, m, running)) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{err[0], POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) != 1) {
+      ::kill(supervisor, SIGKILL);
+      ::waitpid(supervisor, nullptr, 0);
+      FAIL() << "no \"workers running\" line within 120 s:\n" << text;
+    }
     const ssize_t n = ::read(err[0], buf, sizeof buf);
     ASSERT_GT(n, 0) << "the supervisor ended before its workers ran:\n" << text;
     text.append(buf, static_cast<std::size_t>(n));
