@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Configures and builds Tempest. Usage: scripts/build.sh [release|asan] [cmake --build args...]
-#   release → build/       (optimised, -O2 -g)
-#   asan    → build-asan/  (AddressSanitizer + UndefinedBehaviorSanitizer)
+# Configures and builds Tempest. Usage: scripts/build.sh [release|asan|bench] [cmake --build args...]
+#   release → build/        (optimised, -O2 -g)
+#   asan    → build-asan/   (AddressSanitizer + UndefinedBehaviorSanitizer)
+#   bench   → build-bench/  (Release, -O3: what BENCHMARKS.md measures)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kind="${1:-release}"; shift || true
 case "$kind" in
   release) dir="$root/build"; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   asan) dir="$root/build-asan"; flags=(-DCMAKE_BUILD_TYPE=Debug -DTEMPEST_SANITIZE=ON) ;;
-  *) echo "build.sh: unknown build kind '$kind' (expected release or asan)" >&2; exit 2 ;;
+  bench) dir="$root/build-bench"; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  *) echo "build.sh: unknown build kind '$kind' (expected release, asan or bench)" >&2; exit 2 ;;
 esac
 "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$dir" -G Ninja "${flags[@]}" >/dev/null
