@@ -1,28 +1,20 @@
-// The `tempest` command: run, validate and draw topology files (DESIGN.md 2.1).
+// The `tempest` command: run, validate and draw topology files (docs/contracts.md, "Command
+// line").
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <filesystem>
-#include <functional>
-#include <thread>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "bolts/builtin_bolts.h"
-#include "cli/run_display.h"
-#include "runtime/local_cluster.h"
-#include "runtime/process_cluster.h"
+#include "launch/console.h"
+#include "launch/launch.h"
 #include "runtime/worker.h"
 #include "spouts/builtin_spouts.h"
+#include "tempest/version.h"
 #include "topology/config_node.h"
 #include "topology/errors.h"
 #include "topology/graph.h"
@@ -32,9 +24,8 @@ namespace {
 
 using namespace tempest;
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitInvalid = 2;
+using launch::kExitInvalid;
+using launch::kExitOk;
 
 struct LoadFlags {
   std::string file;
@@ -86,128 +77,43 @@ int Graph(const LoadFlags& flags) {
   return kExitOk;
 }
 
-// The flags that make a worker load exactly what the supervisor loaded.
-std::vector<std::string> LoadArguments(const LoadFlags& flags) {
-  std::vector<std::string> args = {flags.file};
-  for (const std::string& kv : flags.set) {
-    args.push_back("--set");
-    args.push_back(kv);
-  }
-  if (!flags.filter.empty()) {
-    args.push_back("--filter");
-    args.push_back(flags.filter);
-  }
-  if (flags.env_filter) args.push_back("--env-filter");
-  return args;
-}
-
-std::string SelfExecutable() {
-  std::error_code ec;
-  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot find the tempest executable: " + ec.message());
-  return path.string();
-}
-
 struct RunFlags {
   int workers = 0;
   bool quiet = false;
   std::string transport = "ipc";
+  std::string log_level = "info";
+  std::string log_file;
 };
 
-// Runs a started cluster (LocalCluster or ProcessCluster) to its end: signals and the live
-// display on Boost.Asio, the summary and the exit code after.
-template <class Cluster>
-int Drive(Cluster& cluster, bool quiet, const std::function<void()>& started = {}) {
-  // Signals and the progress timer run on Boost.Asio; the run itself on the cluster's threads.
-  // The signals are caught from before the start: one during it stops the run once it runs.
-  boost::asio::io_context io;
-  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-  cluster.Start();
-  if (started) started();
-  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
-    if (ec) return;
-    if (!quiet) spdlog::info("signal {}: stopping, draining in-flight tuples", signal);
-    cluster.Stop();
-  });
-  const bool live = !quiet && ::isatty(STDERR_FILENO) == 1;
-  cli::RunDisplay display(stderr);
-  boost::asio::steady_timer timer(io);
-  std::function<void()> tick = [&] {
-    timer.expires_after(std::chrono::seconds(1));
-    timer.async_wait([&](const boost::system::error_code& ec) {
-      if (ec) return;
-      display.Update(cluster.Snapshot(), 1.0);
-      tick();
-    });
-  };
-  if (live) tick();
-  runtime::RunSummary summary;
-  std::thread waiter([&] {
-    summary = cluster.Wait();
-    boost::asio::post(io, [&] {
-      signals.cancel();
-      timer.cancel();
-    });
-  });
-  io.run();
-  waiter.join();
-  if (live) display.Clear();
-
-  if (!summary.error.empty()) {
-    fmt::print(stderr, "tempest: run failed: {}\n", summary.error);
-    return kExitFailed;
+launch::LogSettings LogSettingsOf(const RunFlags& run) {
+  launch::LogSettings log;
+  try {
+    log.level = launch::ParseLogLevel(run.log_level);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError("--log-level", e.what());
   }
-  if (!quiet) fmt::print(stderr, "{}", cli::RunDisplay::SummaryTable(summary));
-  if (!summary.completed) {
-    fmt::print(stderr, "tempest: the run did not drain in time and was cut short\n");
-    return kExitFailed;
-  }
-  return kExitOk;
+  log.file = run.log_file;
+  return log;
 }
 
-int Run(const LoadFlags& flags, const RunFlags& run) {
-  auto spec = Load(flags);
-  const int workers = run.workers > 0 ? run.workers : spec->config.workers;
-  if (workers <= 1) {
-    runtime::LocalCluster cluster(spec);
-    return Drive(cluster, run.quiet);
-  }
-  runtime::ProcessRunOptions options;
-  options.workers = workers;
-  options.worker_command = {SelfExecutable(), "worker"};
-  for (std::string& a : LoadArguments(flags)) options.worker_command.push_back(std::move(a));
-  if (run.quiet) options.worker_command.push_back("--quiet");
+int Run(const LoadFlags& flags, const RunFlags& run, char** argv) {
+  launch::LaunchOptions options;
+  options.workers = run.workers;
   options.endpoint =
       run.transport == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
-  options.worker_timeout = std::chrono::seconds(spec->config.worker_timeout_secs);
-  runtime::ProcessCluster cluster(spec, options);
-  return Drive(cluster, run.quiet, [&] {
-    const std::vector<runtime::WorkerStatus> status = cluster.Workers();
-    const bool running = std::all_of(status.begin(), status.end(),
-                                     [](const runtime::WorkerStatus& w) { return w.running; });
-    if (run.quiet || !running) return;  // a run that failed while starting says why at its end
-    std::string pids;
-    for (const runtime::WorkerStatus& w : status) {
-      pids += fmt::format("{}worker {} (pid {}, tasks {})", pids.empty() ? "" : ", ", w.index,
-                          w.pid, fmt::join(w.tasks, " "));
-    }
-    spdlog::info("{} workers running: {}", workers, pids);
-  });
+  options.quiet = run.quiet;
+  options.log = LogSettingsOf(run);
+  // A worker is this command again, with the same arguments: it loads the same topology.
+  options.worker_command = {launch::SelfExecutable()};
+  for (char** a = argv + 1; *a != nullptr; ++a) options.worker_command.emplace_back(*a);
+  return launch::Launch(Load(flags), options);
 }
 
-// `tempest worker`: one worker process of a multi-process run, started by `tempest run`.
-int Worker(const LoadFlags& flags, const std::vector<std::string>& worker_flags, bool quiet) {
-  runtime::WorkerOptions options;
-  try {
-    options = runtime::ParseWorkerFlags(worker_flags);
-  } catch (const std::invalid_argument& e) {
-    throw CLI::ValidationError("worker", e.what());
-  }
-  // Ctrl-C on a terminal reaches the whole process group: the supervisor alone decides.
-  std::signal(SIGINT, SIG_IGN);
-  spdlog::set_pattern(fmt::format("[%H:%M:%S.%e] [worker {}] [%l] %v", options.index));
-  if (quiet) spdlog::set_level(spdlog::level::err);
-  return runtime::RunWorker(Load(flags), options);
+// `tempest run` (or the internal `tempest worker`) in a process its supervisor started.
+int Worker(const LoadFlags& flags, const RunFlags& run, const runtime::WorkerOptions& worker) {
+  launch::LogSettings log = LogSettingsOf(run);
+  if (run.quiet) log.level = spdlog::level::err;
+  return launch::RunAsWorker(Load(flags), worker, log);
 }
 
 }  // namespace
@@ -218,7 +124,9 @@ int main(int argc, char** argv) {
       "  tempest run wc.yaml              run it until its spouts are exhausted (Ctrl-C stops)\n"
       "  tempest validate wc.yaml         check everything a run would check; start nothing\n"
       "  tempest graph wc.yaml | dot -Tsvg > wc.svg\n"
+      "stdout carries only what the topology writes there; logs and progress go to stderr.\n"
       "Exit codes: 0 success, 2 invalid topology or usage, 1 failure while running."};
+  app.set_version_flag("--version", std::string("tempest ") + TEMPEST_VERSION);
   app.require_subcommand(1);
   LoadFlags flags;
   RunFlags run_flags;
@@ -232,12 +140,15 @@ int main(int argc, char** argv) {
                   "How workers talk: ipc (sockets in a private run folder) or tcp (127.0.0.1)")
       ->check(CLI::IsMember({"ipc", "tcp"}));
   run->add_flag("--quiet", run_flags.quiet, "Print only errors: no live progress, no summary");
-  bool worker_quiet = false;
+  run->add_option("--log-level", run_flags.log_level,
+                  "trace, debug, info (default), warn, error, critical or off");
+  run->add_option("--log-file", run_flags.log_file,
+                  "Append logs (the workers' too) to this file instead of stderr");
   CLI::App* worker = app.add_subcommand("worker", "One worker process (started by `run`)");
   worker->group("");  // internal: not in --help
   AddLoadFlags(*worker, flags);
-  worker->add_flag("--quiet", worker_quiet);
-  worker->allow_extras();  // the supervisor's flags (runtime::WorkerFlags), parsed by the runtime
+  worker->add_flag("--quiet", run_flags.quiet);
+  worker->add_option("--log-level", run_flags.log_level);
   CLI::App* validate = app.add_subcommand("validate", "Check a topology file; start nothing");
   AddLoadFlags(*validate, flags);
   CLI::App* graph = app.add_subcommand("graph", "Print the topology as Graphviz DOT");
@@ -247,26 +158,35 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitInvalid;
+    return code == 0 ? launch::kExitOk : launch::kExitInvalid;
   }
+  launch::Console::Get().ConfigureLogging({});  // stderr: stdout is the topology's
   spouts::RegisterBuiltinSpouts(topology::ComponentRegistry::Global());
   bolts::RegisterBuiltinBolts(topology::ComponentRegistry::Global());
   try {
     if (*validate) return Validate(flags);
     if (*graph) return Graph(flags);
-    if (*worker) return Worker(flags, worker->remaining(), worker_quiet);
-    return Run(flags, run_flags);
+    const std::optional<runtime::WorkerOptions> role = runtime::WorkerOptionsFromEnvironment();
+    if (role) return Worker(flags, run_flags, *role);
+    if (*worker) {
+      throw CLI::ValidationError("worker", std::string("a worker is started by `tempest run` (") +
+                                               runtime::kWorkerFlagsVariable + " is not set)");
+    }
+    return Run(flags, run_flags, argv);
   } catch (const topology::ConfigError& e) {
     fmt::print(stderr, "{}\n", e.what());
-    return kExitInvalid;
+    return launch::kExitInvalid;
   } catch (const topology::InvalidTopologyException& e) {
     fmt::print(stderr, "{}: {}\n", flags.file, e.what());
-    return kExitInvalid;
+    return launch::kExitInvalid;
   } catch (const CLI::ValidationError& e) {
     fmt::print(stderr, "tempest: {}\n", e.what());
-    return kExitInvalid;
+    return launch::kExitInvalid;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "tempest: {}\n", e.what());
+    return launch::kExitInvalid;
   } catch (const std::exception& e) {
     fmt::print(stderr, "tempest: {}\n", e.what());
-    return kExitFailed;
+    return launch::kExitFailed;
   }
 }

@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -171,13 +173,13 @@ class ProcessCluster::Supervisor {
     for (Worker& w : workers_) Spawn(w);
     Tick();
     io_.run();
+    DrainOutputs();
     End();
   }
 
   // --- processes -------------------------------------------------------------------------
 
   void Spawn(Worker& w) {
-    std::vector<std::string> args = options_.worker_command;
     WorkerOptions wo;
     wo.index = w.index;
     wo.workers = options_.workers;
@@ -186,10 +188,14 @@ class ProcessCluster::Supervisor {
     wo.endpoint = options_.endpoint;
     wo.heartbeat = options_.heartbeat;
     wo.run = options_.run;
-    for (std::string& flag : WorkerFlags(wo)) args.push_back(std::move(flag));
+    std::vector<std::string> args = options_.worker_command;
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    std::vector<std::string> env = WorkerEnvironment(wo);
+    std::vector<char*> envp;
+    for (std::string& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
 
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -197,11 +203,20 @@ class ProcessCluster::Supervisor {
                         std::strerror(errno)));
       return;
     }
+    int out[2] = {-1, -1};  // the worker's stderr, relayed line by line
+    if (options_.worker_output && ::pipe2(out, O_CLOEXEC) != 0) {
+      ::close(sv[0]);
+      ::close(sv[1]);
+      Fatal(fmt::format("cannot create the output pipe of worker {}: {}", w.index,
+                        std::strerror(errno)));
+      return;
+    }
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
-      ::close(sv[0]);
-      ::close(sv[1]);
+      for (int fd : {sv[0], sv[1], out[0], out[1]}) {
+        if (fd >= 0) ::close(fd);
+      }
       Fatal(fmt::format("cannot start worker {}: {}", w.index, std::strerror(errno)));
       return;
     }
@@ -215,10 +230,15 @@ class ProcessCluster::Supervisor {
       } else {
         ::dup2(sv[1], 3);  // the copy does not have FD_CLOEXEC
       }
-      ::execvp(argv[0], argv.data());
+      if (out[1] >= 0) ::dup2(out[1], STDERR_FILENO);
+      ::execvpe(argv[0], argv.data(), envp.data());
       ::_exit(127);
     }
     ::close(sv[1]);
+    if (out[1] >= 0) {
+      ::close(out[1]);
+      RelayOutput(w.index, out[0]);
+    }
     ++w.incarnation;
     w.pid = pid;
     w.exited = false;
@@ -235,6 +255,71 @@ class ProcessCluster::Supervisor {
     }
     ReadHeader(w, w.incarnation);
     Publish();
+  }
+
+  // This process's environment for a worker: its flags added, any inherited ones replaced.
+  static std::vector<std::string> WorkerEnvironment(const WorkerOptions& options) {
+    const std::string prefix = std::string(kWorkerFlagsVariable) + "=";
+    std::vector<std::string> env;
+    for (char** e = environ; *e != nullptr; ++e) {
+      if (std::string_view(*e).substr(0, prefix.size()) != prefix) env.emplace_back(*e);
+    }
+    env.push_back(WorkerFlagsEnvironmentEntry(options));
+    return env;
+  }
+
+  // --- worker output ---------------------------------------------------------------------
+
+  // One incarnation's stderr: read until the worker (and whatever inherited it) closes it.
+  struct OutputPipe {
+    explicit OutputPipe(asio::io_context& io, int fd) : stream(io, fd) {}
+    asio::posix::stream_descriptor stream;
+    std::array<char, 4096> buffer{};
+    std::string partial;
+  };
+
+  void RelayOutput(int worker, int fd) {
+    auto pipe = std::make_shared<OutputPipe>(io_, fd);
+    outputs_.push_back(pipe);
+    ReadOutput(worker, pipe);
+  }
+
+  void ReadOutput(int worker, const std::shared_ptr<OutputPipe>& pipe) {
+    pipe->stream.async_read_some(
+        asio::buffer(pipe->buffer),
+        [this, worker, pipe](const boost::system::error_code& ec, std::size_t n) {
+          HandOver(*pipe, std::string_view(pipe->buffer.data(), n), ec.failed());
+          if (!ec) ReadOutput(worker, pipe);
+        });
+  }
+
+  // Hands every whole line of `data` to worker_output; at the end, the unterminated rest too.
+  void HandOver(OutputPipe& pipe, std::string_view data, bool at_end) {
+    pipe.partial.append(data);
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = pipe.partial.find('\n', start)) != std::string::npos;
+         start = nl + 1) {
+      options_.worker_output(std::string_view(pipe.partial).substr(start, nl - start));
+    }
+    pipe.partial.erase(0, start);
+    if (at_end && !pipe.partial.empty()) {
+      options_.worker_output(pipe.partial);
+      pipe.partial.clear();
+    }
+  }
+
+  // After the event loop: what the workers wrote last and the loop had no time to read.
+  void DrainOutputs() {
+    for (const std::shared_ptr<OutputPipe>& pipe : outputs_) {
+      if (!pipe->stream.is_open()) continue;
+      boost::system::error_code ec;
+      pipe->stream.non_blocking(true, ec);
+      while (!ec) {
+        const std::size_t n = pipe->stream.read_some(asio::buffer(pipe->buffer), ec);
+        HandOver(*pipe, std::string_view(pipe->buffer.data(), n), ec.failed());
+      }
+    }
+    outputs_.clear();
   }
 
   void OnSigchld(const boost::system::error_code& ec) {
@@ -698,6 +783,7 @@ class ProcessCluster::Supervisor {
 
   // Owned by the supervisor thread.
   asio::io_context io_;
+  std::vector<std::shared_ptr<OutputPipe>> outputs_;
   asio::signal_set sigchld_;
   asio::steady_timer tick_, stop_timer_, kill_timer_;
   std::deque<Worker> workers_;  // stable addresses (handlers hold references)

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/run_summary.h"
@@ -15,9 +16,10 @@ namespace tempest::runtime {
 struct ProcessRunOptions {
   int workers = 2;
   // The command that runs one worker (RunWorker behind it), e.g. {"/usr/bin/tempest", "worker",
-  // "wc.yaml", "--set", "k=v"}: it must load the same topology. The supervisor appends
-  // --worker-index, --workers, --control-fd, --run-dir, --endpoint, --heartbeat-ms,
-  // --queue-capacity and --batch-size (the `tempest worker` flags, docs/multi-process.md).
+  // "wc.yaml", "--set", "k=v"}: it must load the same topology. The supervisor hands each
+  // worker its flags (--worker-index, --workers, --control-fd, --run-dir, --endpoint, ...;
+  // docs/multi-process.md) in the environment variable kWorkerFlagsVariable, one per line, so
+  // the command line stays the program's own.
   std::vector<std::string> worker_command;
   transport::EndpointKind endpoint = transport::EndpointKind::kIpc;
   LocalRunOptions run;  // per worker; stop_timeout bounds a graceful stop of the whole run
@@ -28,6 +30,9 @@ struct ProcessRunOptions {
   int max_restarts = 5;
   // The run's private folder; empty: a new one (mode 0700), removed at the end.
   std::string run_dir;
+  // Each line a worker writes to its stderr (its logs), called on the supervisor's thread;
+  // empty: workers write straight to this process's stderr.
+  std::function<void(std::string_view line)> worker_output;
 };
 
 // One worker process as the supervisor sees it.
@@ -51,10 +56,11 @@ struct ClusterStatus {
 // Runs a validated topology as N worker processes under a supervisor in this process (Storm's
 // supervisor and workers on one machine). Start() spawns the workers, waits until every one is
 // connected to every other and has prepared its tasks, then starts the spouts; a crashed or hung
-// worker is reported and restarted with the same tasks; a bounded run ends by itself (DESIGN.md
-// 2.2) and Wait() returns the summary over all workers. Stop() drains gracefully. No worker
-// outlives the supervisor: each dies with it (PR_SET_PDEATHSIG) and exits when its control
-// socket closes. All methods may be called from any thread; Start/Wait/Run from one.
+// worker is reported and restarted with the same tasks; a bounded run ends by itself
+// (docs/contracts.md, "Bounded runs") and Wait() returns the summary over all workers. Stop()
+// drains gracefully. No worker outlives the supervisor: each dies with it (PR_SET_PDEATHSIG) and
+// exits when its control socket closes. All methods may be called from any thread; Start/Wait/Run
+// from one.
 class ProcessCluster {
  public:
   ProcessCluster(std::shared_ptr<const topology::TopologySpec> topology, ProcessRunOptions options);

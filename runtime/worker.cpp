@@ -1,13 +1,16 @@
 #include "runtime/worker.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <poll.h>
 #include <spdlog/spdlog.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
+#include <string_view>
 
 #include "runtime/remote_link.h"
 #include "runtime/router.h"
@@ -431,6 +434,24 @@ WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
         fmt::format("worker flag --worker-index {} is not below --workers {}", o.index, o.workers));
   }
   return o;
+}
+
+std::string WorkerFlagsEnvironmentEntry(const WorkerOptions& options) {
+  return fmt::format("{}={}", kWorkerFlagsVariable, fmt::join(WorkerFlags(options), "\n"));
+}
+
+std::optional<WorkerOptions> WorkerOptionsFromEnvironment() {
+  const char* value = std::getenv(kWorkerFlagsVariable);
+  if (value == nullptr) return std::nullopt;
+  std::vector<std::string> flags;
+  std::string_view rest(value);
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find('\n'), rest.size());
+    flags.emplace_back(rest.substr(0, end));
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
+  ::unsetenv(kWorkerFlagsVariable);
+  return ParseWorkerFlags(flags);
 }
 
 int RunWorker(std::shared_ptr<const topology::TopologySpec> spec, const WorkerOptions& options) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,7 @@
 
 namespace tempest::runtime {
 
-// What a worker process is told by the supervisor that starts it (on its command line).
+// What a worker process is told by the supervisor that starts it (in its environment).
 struct WorkerOptions {
   int index = 0;        // this worker, 0-based
   int workers = 1;      // how many the run has
@@ -22,13 +23,22 @@ struct WorkerOptions {
   std::chrono::milliseconds heartbeat{500};
 };
 
-// The flags a supervisor appends to a worker's command (--worker-index, --workers, --control-fd,
-// --run-dir, --endpoint, --heartbeat-ms, --queue-capacity, --batch-size, --frame-bytes), and back.
-// A program that is its own worker (the `tempest` command, a C++ topology) hands what follows its
-// own arguments to ParseWorkerFlags, which throws std::invalid_argument naming a bad or missing
-// flag.
+// The flags a supervisor gives a worker (--worker-index, --workers, --control-fd, --run-dir,
+// --endpoint, --heartbeat-ms, --queue-capacity, --batch-size, --frame-bytes), and back.
+// ParseWorkerFlags throws std::invalid_argument naming a bad or missing flag.
 std::vector<std::string> WorkerFlags(const WorkerOptions& options);
 WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags);
+
+// The environment variable that carries a worker's flags, one per line: a process started with
+// it is a worker, whatever its command line (which stays the program's own, so a program that is
+// its own worker builds the same topology from the same arguments).
+inline constexpr const char* kWorkerFlagsVariable = "TEMPEST_WORKER";
+// "NAME=flag\nflag..." for a worker's environment.
+std::string WorkerFlagsEnvironmentEntry(const WorkerOptions& options);
+// This process's worker flags when it was started as a worker (the variable is then removed, so
+// processes it starts are not workers); nullopt otherwise. Throws std::invalid_argument as
+// ParseWorkerFlags.
+std::optional<WorkerOptions> WorkerOptionsFromEnvironment();
 
 // Runs one worker process's share of a topology: binds its data socket, says hello to the
 // supervisor, connects to its peers, prepares its tasks, starts them when told, reports

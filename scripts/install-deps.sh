@@ -8,6 +8,7 @@ packages=(
   libzmq3-dev cppzmq-dev libmsgpack-cxx-dev libboost-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev nlohmann-json3-dev
+  jq dpkg-dev file
 )
 
 missing=()

@@ -18,9 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/local_cluster.h"
-#include "runtime/process_cluster.h"
-#include "runtime/worker.h"
+#include "launch/run_topology.h"
 #include "topology/basic_bolt.h"
 #include "topology/spout.h"
 #include "topology/topology_builder.h"
@@ -132,18 +130,14 @@ class ReportBolt : public BasicBolt {
   std::map<std::string, int64_t> latest_;
 };
 
-constexpr std::string_view kWorkerMarker = "--tempest-worker";
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  // With --workers N this program is also each of its N worker processes: they get its own
-  // arguments (so they build the same topology), then --tempest-worker and the supervisor's flags.
-  char** const worker_marker =
-      std::find_if(argv + 1, argv + argc, [](const char* a) { return a == kWorkerMarker; });
-  const int own_argc = static_cast<int>(worker_marker - argv);
-
   CLI::App app{"Tempest word count: sentences -> split -> count -> report, in one process or N."};
+  app.footer(
+      "Tempest's own flags: --workers N (run as N worker processes of this program), "
+      "--transport ipc|tcp, --quiet, --log-level LEVEL, --log-file PATH.");
+  app.allow_extras();  // Tempest's flags, read by RunTopology
   std::string text = TEMPEST_WORD_COUNT_TEXT;
   int repeat = 2000;
   std::size_t top = 15;
@@ -161,11 +155,7 @@ int main(int argc, char** argv) {
   app.add_option("--count-parallelism", count_parallelism, "Tasks of the count bolt")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  int workers = 1;
-  app.add_option("--workers", workers, "Worker processes (1: everything in this one)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, own_argc, argv);
+  CLI11_PARSE(app, argc, argv);
 
   TopologyBuilder builder("word-count");
   builder.SetSpout("sentences", [=] { return std::make_unique<SentenceSpout>(text, repeat); });
@@ -179,34 +169,6 @@ int main(int argc, char** argv) {
       .FieldsGrouping("split", {"word"});
   builder.SetBolt("report", [=] { return std::make_unique<ReportBolt>(top); })
       .GlobalGrouping("count");
-
-  try {
-    if (worker_marker != argv + argc) {
-      return tempest::runtime::RunWorker(
-          builder.Build(), tempest::runtime::ParseWorkerFlags({worker_marker + 1, argv + argc}));
-    }
-    tempest::runtime::RunSummary summary;
-    if (workers == 1) {
-      summary = tempest::runtime::LocalCluster(builder.Build()).Run();
-    } else {
-      tempest::runtime::ProcessRunOptions options;
-      options.workers = workers;
-      options.worker_command.assign(argv, argv + own_argc);
-      options.worker_command[0] = "/proc/self/exe";
-      options.worker_command.emplace_back(kWorkerMarker);
-      summary = tempest::runtime::ProcessCluster(builder.Build(), options).Run();
-    }
-    if (!summary.error.empty()) {
-      fmt::print(stderr, "word_count: {}\n", summary.error);
-      return 1;
-    }
-    const uint64_t words = summary.Find("split")->emitted;
-    fmt::print("{} sentences -> {} words in {:.3f} s: {:.2f}M words/s through split and count\n",
-               summary.Find("sentences")->emitted, words, summary.seconds,
-               static_cast<double>(words) / summary.seconds / 1e6);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "word_count: {}\n", e.what());
-    return 2;
-  }
-  return 0;
+  // In one process, or with --workers N as a supervisor and N worker processes of this program.
+  return tempest::RunTopology(argc, argv, builder);
 }

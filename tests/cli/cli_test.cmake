@@ -96,10 +96,58 @@ expect_eq("Ctrl-C on 2 workers exit code" "${rc}" "0")
 if(NOT err MATCHES "spout-1 +1 +[1-9][0-9]* +0 +[1-9][0-9]* +0 +0\nbolt-1 +1.*2 worker processes, 0 restarted")
   message(FATAL_ERROR "unexpected summary after SIGINT on 2 workers:\n${err}")
 endif()
-tempest(worker ${data}/cli/quiet.yaml --worker-index 0)
+tempest(worker ${data}/cli/quiet.yaml)
 expect_eq("worker without the supervisor's flags exit code" "${rc}" "2")
 expect_eq("worker without the supervisor's flags message" "${err}"
-          "tempest: worker: worker flag --workers is missing\n")
+          "tempest: worker: a worker is started by `tempest run` (TEMPEST_WORKER is not set)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env TEMPEST_WORKER=--worker-index
+                        ${TEMPEST} run ${data}/cli/quiet.yaml
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect_eq("worker with bad flags exit code" "${rc}" "2")
+expect_eq("worker with bad flags message" "${err}"
+          "tempest: worker flag --worker-index has no value\n")
+
+# --version; logs never reach stdout, and --log-file takes them (the workers' too).
+tempest(--version)
+expect_eq("--version exit code" "${rc}" "0")
+if(NOT out MATCHES "^tempest [0-9]+\\.[0-9]+\\.[0-9]+\n$")
+  message(FATAL_ERROR "unexpected --version output:\n${out}")
+endif()
+
+# StdoutSink's rows alone on stdout, whatever is logged (in one process and on 2 workers, whose
+# logs the supervisor relays): jq parses every line and finds each id once.
+foreach(workers 1 2)
+  execute_process(COMMAND ${TEMPEST} run ${data}/cli/stdout_sink_with_errors.yaml
+                          --workers ${workers}
+                  COMMAND jq -c .id
+                  OUTPUT_VARIABLE ids ERROR_VARIABLE err RESULT_VARIABLE rc)
+  expect_eq("jq over stdout on ${workers} workers: exit codes" "${rc}" "0")
+  string(REGEX MATCHALL "[0-9]+\n" id_lines "${ids}")
+  list(REMOVE_DUPLICATES id_lines)
+  list(LENGTH id_lines distinct)
+  expect_eq("distinct ids on stdout on ${workers} workers" "${distinct}" "300")
+  if(NOT err MATCHES "\\[error\\] component 'chaos' task [0-9]+: ")
+    message(FATAL_ERROR "the bolt's errors are not logged on stderr (${workers} workers):\n${err}")
+  endif()
+endforeach()
+set(log ${CMAKE_CURRENT_BINARY_DIR}/cli_test_run.log)
+file(REMOVE ${log})
+tempest(run ${data}/cli/stdout_sink_with_errors.yaml --workers 2 --log-file ${log}
+        --log-level warn)
+expect_eq("--log-file run exit code" "${rc}" "0")
+if(err MATCHES "\\[error\\]")
+  message(FATAL_ERROR "with --log-file, errors still on stderr:\n${err}")
+endif()
+file(READ ${log} logged)
+if(NOT logged MATCHES "\\[worker [01]\\] \\[error\\] component 'chaos' task [0-9]+: ")
+  message(FATAL_ERROR "the workers' errors are not in the log file:\n${logged}")
+endif()
+if(logged MATCHES "\\[info\\]")
+  message(FATAL_ERROR "--log-level warn let info lines through:\n${logged}")
+endif()
+file(REMOVE ${log})
+tempest(run ${data}/cli/quiet.yaml --log-level loud)
+expect_eq("bad --log-level exit code" "${rc}" "2")
 
 # usage errors exit 2.
 tempest(run)

@@ -1,10 +1,10 @@
 // The summary table printed after a run: one line per component, then the optional lines
 // (inputs dropped, gauges, tracked trees, workers) only for what happened.
-#include "cli/run_display.h"
+#include "launch/run_display.h"
 
 #include <gtest/gtest.h>
 
-namespace tempest::cli {
+namespace tempest::launch {
 namespace {
 
 runtime::ComponentSummary Component(std::string id, int tasks) {
@@ -47,4 +47,4 @@ TEST(RunDisplayTest, NoGaugesNoGaugeLine) {
 }
 
 }  // namespace
-}  // namespace tempest::cli
+}  // namespace tempest::launch

@@ -1,10 +1,10 @@
-#include "cli/run_display.h"
+#include "launch/run_display.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace tempest::cli {
+namespace tempest::launch {
 namespace {
 
 std::string Rate(double per_second) {
@@ -15,7 +15,7 @@ std::string Rate(double per_second) {
 
 }  // namespace
 
-void RunDisplay::Update(const std::vector<runtime::TaskSnapshot>& tasks, double seconds) {
+std::string RunDisplay::Render(const std::vector<runtime::TaskSnapshot>& tasks, double seconds) {
   std::vector<Totals> now;
   for (const runtime::TaskSnapshot& t : tasks) {
     auto it = std::find_if(now.begin(), now.end(),
@@ -24,7 +24,7 @@ void RunDisplay::Update(const std::vector<runtime::TaskSnapshot>& tasks, double 
     it->in += t.executed;
     it->out += t.emitted;
   }
-  Clear();
+  std::string text;
   for (const Totals& c : now) {
     uint64_t last_in = 0, last_out = 0;
     for (const Totals& l : last_) {
@@ -34,18 +34,12 @@ void RunDisplay::Update(const std::vector<runtime::TaskSnapshot>& tasks, double 
       }
     }
     const double dt = seconds > 0 ? seconds : 1;
-    fmt::print(out_, "  {:<16} in {:>10} out {:>10}   total in {:>12} out {:>12}\n", c.component,
-               Rate(static_cast<double>(c.in - last_in) / dt),
-               Rate(static_cast<double>(c.out - last_out) / dt), c.in, c.out);
+    text += fmt::format("  {:<16} in {:>10} out {:>10}   total in {:>12} out {:>12}\n", c.component,
+                        Rate(static_cast<double>(c.in - last_in) / dt),
+                        Rate(static_cast<double>(c.out - last_out) / dt), c.in, c.out);
   }
-  std::fflush(out_);
-  lines_ = static_cast<int>(now.size());
   last_ = std::move(now);
-}
-
-void RunDisplay::Clear() {
-  for (int i = 0; i < lines_; ++i) fmt::print(out_, "\x1b[1A\x1b[2K");
-  lines_ = 0;
+  return text;
 }
 
 std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
@@ -88,4 +82,4 @@ std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
   return out;
 }
 
-}  // namespace tempest::cli
+}  // namespace tempest::launch

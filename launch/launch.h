@@ -1,0 +1,43 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "launch/console.h"
+#include "runtime/worker.h"
+#include "topology/topology_spec.h"
+#include "transport/transport.h"
+
+namespace tempest::launch {
+
+// How `tempest run` and RunTopology run a topology.
+struct LaunchOptions {
+  int workers = 0;  // worker processes; 0: topology.workers (1 runs everything in this process)
+  transport::EndpointKind endpoint = transport::EndpointKind::kIpc;
+  bool quiet = false;  // errors only: no live lines, no summary
+  LogSettings log;
+  // Starts this program again as one worker: the same arguments, so it builds the same
+  // topology (the worker's own flags travel in its environment, runtime/worker.h).
+  std::vector<std::string> worker_command;
+};
+
+// Exit codes of a run (docs/contracts.md, "Command line").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitInvalid = 2;
+
+// Runs a validated topology to its end, in this process or as N worker processes under it:
+// logs, the live lines (on a terminal) and the summary go to stderr, Ctrl-C / SIGTERM drain
+// the run. Returns kExitOk, or kExitFailed with the reason printed.
+int Launch(std::shared_ptr<const topology::TopologySpec> spec, const LaunchOptions& options);
+
+// Runs this process as the worker its supervisor started (`worker`: from
+// runtime::WorkerOptionsFromEnvironment). Logs go to stderr, which the supervisor relays.
+int RunAsWorker(std::shared_ptr<const topology::TopologySpec> spec,
+                const runtime::WorkerOptions& worker, const LogSettings& log);
+
+// The path of this program's executable (/proc/self/exe resolved). Throws std::runtime_error.
+std::string SelfExecutable();
+
+}  // namespace tempest::launch

@@ -1,0 +1,7 @@
+#include "tempest/version.h"
+
+namespace tempest {
+
+const char* LibraryVersion() noexcept { return TEMPEST_VERSION; }
+
+}  // namespace tempest
