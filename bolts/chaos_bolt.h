@@ -8,7 +8,7 @@
 
 namespace tempest::bolts {
 
-// Config of ChaosBolt; the names are its YAML keys (DESIGN.md 2.4).
+// Config of ChaosBolt; the names are its YAML keys (docs/contracts.md, "Values and files").
 struct ChaosBoltConfig {
   double fail_fraction = 0;   // share of tuples failed (collector Fail), in [0, 1]
   double throw_fraction = 0;  // share of tuples Execute throws on (the runtime fails them), [0, 1]
@@ -25,14 +25,14 @@ struct ChaosBoltConfig {
 // std::invalid_argument naming the key.
 void ValidateChaosBoltConfig(const ChaosBoltConfig& config);
 
-// Fault injection for testing replay and crash recovery (DESIGN.md 2.4). For every tuple it first
-// sleeps delay_ms, then draws u = (the next 64-bit output of std::mt19937_64(seed ^ task index)
-// >> 11) * 2^-53, uniform in [0, 1): u < fail_fraction fails the tuple; else u < fail_fraction +
-// throw_fraction throws std::runtime_error (the runtime fails it and counts an error); else it
-// forwards the tuple unchanged, anchored, on the default stream, and acks it. So the outcome is
-// deterministic given the seed and the order tuples reach the task; with no faults configured it
-// is an identity bolt. `input_fields` are the input's fields, declared as its output. One instance
-// per task, used by that task's thread only.
+// Fault injection for testing replay and crash recovery (docs/contracts.md, "Values and files").
+// For every tuple it first sleeps delay_ms, then draws u = (the next 64-bit output of
+// std::mt19937_64(seed ^ task index) >> 11) * 2^-53, uniform in [0, 1): u < fail_fraction fails the
+// tuple; else u < fail_fraction + throw_fraction throws std::runtime_error (the runtime fails it
+// and counts an error); else it forwards the tuple unchanged, anchored, on the default stream, and
+// acks it. So the outcome is deterministic given the seed and the order tuples reach the task; with
+// no faults configured it is an identity bolt. `input_fields` are the input's fields, declared as
+// its output. One instance per task, used by that task's thread only.
 class ChaosBolt final : public topology::Bolt {
  public:
   ChaosBolt(ChaosBoltConfig config, topology::Fields input_fields);

@@ -10,7 +10,7 @@
 
 namespace tempest::bolts {
 
-// Config of FileSink; the names are its YAML keys (DESIGN.md 2.4).
+// Config of FileSink; the names are its YAML keys (docs/contracts.md, "Values and files").
 struct FileSinkConfig {
   // The file written. The YAML loader resolves a relative path against the YAML file's folder.
   std::string path;

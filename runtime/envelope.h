@@ -11,7 +11,8 @@
 namespace tempest::runtime {
 
 // What one task hands another: a batch of tuples or an in-band control message. Both travel on
-// the same FIFO channel, so control messages stay ordered with the data (DESIGN.md 2.2a).
+// the same FIFO channel, so control messages stay ordered with the data (docs/contracts.md,
+// "Ordering").
 struct Envelope {
   enum class Kind {
     kTuples,  // tuples: a batch, in emit order (from a task of this process)

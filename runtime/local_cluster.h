@@ -14,9 +14,9 @@ namespace tempest::runtime {
 
 // Runs a validated topology inside this process (Storm's LocalCluster): one thread per task,
 // bounded queues between them. Start() returns once every task thread is running; a bounded
-// topology ends by itself (DESIGN.md 2.2) and Wait() returns its summary. Stop() ends an
-// unbounded one gracefully. Stop() and Snapshot() may be called from any thread; the others
-// from one controlling thread.
+// topology ends by itself (docs/contracts.md, "Bounded runs") and Wait() returns its summary.
+// Stop() ends an unbounded one gracefully. Stop() and Snapshot() may be called from any thread; the
+// others from one controlling thread.
 class LocalCluster {
  public:
   explicit LocalCluster(std::shared_ptr<const topology::TopologySpec> topology,

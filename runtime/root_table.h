@@ -8,11 +8,11 @@
 
 namespace tempest::runtime {
 
-// A flat open-addressing hash table keyed by a tuple tree's root id (DESIGN.md §4: ~2×
-// std::unordered_map here, and no allocation per entry): linear probing over a power-of-two
-// array at most half full, backward-shift deletion (no tombstones). `Entry` is a value type with
-// a `uint64_t root` member; root 0 marks an empty slot, so 0 is never a key. Pointers to entries
-// are valid until the next insertion or erasure. Single-threaded.
+// A flat open-addressing hash table keyed by a tuple tree's root id (docs/architecture.md,
+// "Measured facts": ~2× std::unordered_map here, and no allocation per entry): linear probing over
+// a power-of-two array at most half full, backward-shift deletion (no tombstones). `Entry` is a
+// value type with a `uint64_t root` member; root 0 marks an empty slot, so 0 is never a key.
+// Pointers to entries are valid until the next insertion or erasure. Single-threaded.
 template <class Entry>
 class RootTable {
  public:

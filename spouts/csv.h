@@ -1,7 +1,7 @@
 #pragma once
 
-// A small RFC 4180 CSV record parser and the cell typing FileSpout applies (DESIGN.md 2.4).
-// Stateless functions, safe from any thread.
+// A small RFC 4180 CSV record parser and the cell typing FileSpout applies (docs/contracts.md,
+// "Values and files"). Stateless functions, safe from any thread.
 
 #include <cstddef>
 #include <string>

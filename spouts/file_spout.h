@@ -11,8 +11,8 @@
 
 namespace tempest::spouts {
 
-// Config of FileSpout; the names are its YAML keys (DESIGN.md 2.4). Either `fields` (one stream,
-// `stream`) or `streams` with `stream_field` (several streams from one file).
+// Config of FileSpout; the names are its YAML keys (docs/contracts.md, "Values and files"). Either
+// `fields` (one stream, `stream`) or `streams` with `stream_field` (several streams from one file).
 struct FileSpoutConfig {
   // The file to read. The YAML loader resolves a relative path against the YAML file's folder.
   std::string path;
@@ -40,7 +40,8 @@ void ValidateFileSpoutConfig(const FileSpoutConfig& config);
 // The format a (valid) config reads: `format`, else derived from the path's extension.
 FileFormat ResolveFileFormat(const FileSpoutConfig& config);
 
-// Emits one tuple per line of a JSON-lines or CSV file (DESIGN.md 2.4), reading it incrementally.
+// Emits one tuple per line of a JSON-lines or CSV file (docs/contracts.md, "Values and files"),
+// reading it incrementally.
 // - jsonl: each line is a JSON object; its members are taken in the order of the stream's fields
 //   (missing → null).
 // - csv: the first record is the header naming the columns; every field must be a column (else

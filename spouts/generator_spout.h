@@ -8,7 +8,7 @@
 
 namespace tempest::spouts {
 
-// Config of GeneratorSpout; the names are its YAML keys (DESIGN.md 2.4).
+// Config of GeneratorSpout; the names are its YAML keys (docs/contracts.md, "Values and files").
 struct GeneratorSpoutConfig {
   uint64_t count = 0;              // tuples to emit, then exhausted; 0 = unbounded
   uint64_t rate_per_sec = 0;       // emit rate per task; 0 = as fast as possible

@@ -1,7 +1,7 @@
 #pragma once
 
-// JSON text <-> Value, for the file spout and sinks (DESIGN.md 2.4). The parser is
-// nlohmann/json's, kept out of this header. Stateless functions, safe from any thread.
+// JSON text <-> Value, for the file spout and sinks (docs/contracts.md, "Values and files"). The
+// parser is nlohmann/json's, kept out of this header. Stateless functions, safe from any thread.
 
 #include <cstddef>
 #include <string>

@@ -22,10 +22,11 @@ struct LoadOptions {
   ComponentRegistry* registry = nullptr;
 };
 
-// Loads a Flux-shaped topology file (DESIGN.md 2.3) into a validated TopologySpec: includes,
-// ${...} substitution, plugins (loaded into the registry), every spout and bolt made by its
-// registered className from its `config`, streams with their groupings. Nothing is started.
-// Every error is a ConfigError "file:line:column: yaml.path: what was expected, what was found".
+// Loads a Flux-shaped topology file (docs/contracts.md, "Topology files") into a validated
+// TopologySpec: includes, ${...} substitution, plugins (loaded into the registry), every spout and
+// bolt made by its registered className from its `config`, streams with their groupings. Nothing is
+// started. Every error is a ConfigError "file:line:column: yaml.path: what was expected, what was
+// found".
 std::shared_ptr<const TopologySpec> LoadTopology(const std::string& file,
                                                  const LoadOptions& options = {});
 

@@ -46,7 +46,7 @@ struct ExprNode {
   std::size_t position = 0;  // where the node starts in the text
 };
 
-// Parses `text` with the grammar of DESIGN.md 2.5: OR, AND, NOT (case-insensitive, that
+// Parses `text` with the grammar of docs/expressions.md: OR, AND, NOT (case-insensitive, that
 // precedence), comparisons `= != <> < <= > >=`, IS [NOT] NULL, `+ - * / %`, unary minus,
 // parentheses, literals (integers, decimals, 'quoted strings' with '' for a quote, true, false,
 // null) and field references `name:field.path` or `field.path`. Throws ExpressionError, e.g.

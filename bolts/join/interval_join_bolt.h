@@ -23,7 +23,8 @@ struct IntervalJoinInput {
   std::string late_stream = {};      // its late tuples go here; empty: the bolt's late_stream
 };
 
-// Config of IntervalJoinBolt (DESIGN.md 2.5); the names are its YAML keys.
+// Config of IntervalJoinBolt (docs/contracts.md, "Join and window bolts"); the names are its YAML
+// keys.
 struct IntervalJoinBoltConfig {
   JoinSelector selector = JoinSelector::kSource;  // selector: stream|source
   IntervalJoinInput left;                         // left: {name, key, timestamp_field, late_stream}
@@ -69,12 +70,12 @@ void ValidateIntervalJoinInputs(
 // Flink's interval join, with outer joins. Every tuple is stored under its key (IntervalJoinState)
 // and joined at once with the other side's tuples of that key in the interval; each pair is
 // `select`ed (`_ts` is the pair's event time, max of both; other fields as in JoinBolt) and
-// anchored to both tuples. The watermark is Storm's (DESIGN.md 2.4): late tuples (strictly below
-// it) go to the side's late stream or are dropped and counted, acked either way, never joined or
-// padded. A tuple leaves when the watermark passes its cleanup time, or at end of input; it is
-// acked then, and in a left/right/full join a tuple of a preserved side that never matched is
-// emitted once, padded with nulls, anchored to it. Tuples whose key is null match nothing (a
-// preserved side's are emitted padded at once). Replays after the end of input join what
+// anchored to both tuples. The watermark is Storm's (docs/contracts.md, "Event time"): late tuples
+// (strictly below it) go to the side's late stream or are dropped and counted, acked either way,
+// never joined or padded. A tuple leaves when the watermark passes its cleanup time, or at end of
+// input; it is acked then, and in a left/right/full join a tuple of a preserved side that never
+// matched is emitted once, padded with nulls, anchored to it. Tuples whose key is null match
+// nothing (a preserved side's are emitted padded at once). Replays after the end of input join what
 // arrives with them and leave at once.
 class IntervalJoinBolt final : public topology::Bolt {
  public:

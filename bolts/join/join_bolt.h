@@ -32,7 +32,7 @@ struct JoinClause {
   std::string late_stream = {};  // as JoinFrom::late_stream
 };
 
-// Config of JoinBolt (DESIGN.md 2.5); the names are its YAML keys.
+// Config of JoinBolt (docs/contracts.md, "Join and window bolts"); the names are its YAML keys.
 struct JoinBoltConfig {
   JoinSelector selector = JoinSelector::kSource;  // selector: stream|source
   JoinFrom from;                                  // from

@@ -32,7 +32,8 @@ struct SymmetricJoinInput {
       -1;  // changelog: this side's TTL (Flink's per-side retention); -1: the bolt's
 };
 
-// Config of SymmetricHashJoinBolt (DESIGN.md 2.5); the names are its YAML keys.
+// Config of SymmetricHashJoinBolt (docs/contracts.md, "Join and window bolts"); the names are its
+// YAML keys.
 struct SymmetricHashJoinBoltConfig {
   JoinSelector selector = JoinSelector::kSource;       // selector: stream|source
   SymmetricJoinInput left;                             // left: {name, key, timestamp_field, unique}
@@ -43,9 +44,9 @@ struct SymmetricHashJoinBoltConfig {
   int64_t state_ttl_ms = 0;               // state_ttl_ms: rows expire; 0: never
   std::string select;                     // select: as JoinBolt's
   std::string output_stream = "default";  // output_stream
-  // Event time, append mode only (DESIGN.md 2.4): both sides' timestamp field, the watermark's
-  // lag, how often it is recomputed (0: after every tuple), and when a silent input stops
-  // holding it back (0: never).
+  // Event time, append mode only (docs/contracts.md, "Event time"): both sides' timestamp field,
+  // the watermark's lag, how often it is recomputed (0: after every tuple), and when a silent input
+  // stops holding it back (0: never).
   std::string timestamp_field;
   int64_t lag_ms = 0;
   int64_t watermark_interval_ms = 1000;

@@ -6,14 +6,14 @@
 
 namespace tempest::bolts {
 
-// Event-time watermark of a bolt with several input streams (DESIGN.md 2.4, Storm's
-// WaterMarkEventGenerator plus idle and ended inputs). Per stream it keeps the largest timestamp
-// seen. The watermark is undefined until every stream has delivered a tuple, is idle or has
-// ended; then it is the minimum of the largest timestamps of the streams that still hold it back
-// (neither idle nor ended) minus the lag — or, when none does, the largest timestamp of the ended
-// streams minus the lag (all idle: it holds). It never goes back. A tuple is late when its
-// timestamp is strictly below the watermark. Streams are numbered 0..n-1 by the caller; times
-// are milliseconds. Single-threaded.
+// Event-time watermark of a bolt with several input streams (docs/contracts.md, "Event time";
+// Storm's WaterMarkEventGenerator plus idle and ended inputs). Per stream it keeps the largest
+// timestamp seen. The watermark is undefined until every stream has delivered a tuple, is idle or
+// has ended; then it is the minimum of the largest timestamps of the streams that still hold it
+// back (neither idle nor ended) minus the lag — or, when none does, the largest timestamp of the
+// ended streams minus the lag (all idle: it holds). It never goes back. A tuple is late when its
+// timestamp is strictly below the watermark. Streams are numbered 0..n-1 by the caller; times are
+// milliseconds. Single-threaded.
 class WatermarkTracker {
  public:
   // idle_timeout_ms 0: a stream is never idle. `now` starts every stream's idle clock.

@@ -20,8 +20,9 @@ struct WindowSpan {
 };
 
 // How a windowed bolt groups its input (Storm's BaseWindowedBolt settings); the names mirror the
-// YAML keys of DESIGN.md 2.4-2.5: `window: {type, length, slide}`, `timestamp_field`, `lag_ms`,
-// `watermark_interval_ms`, `idle_timeout_ms`, `late_stream`.
+// YAML keys of docs/contracts.md, "Values and files" and "Join and window bolts": `window: {type,
+// length, slide}`, `timestamp_field`, `lag_ms`, `watermark_interval_ms`, `idle_timeout_ms`,
+// `late_stream`.
 struct WindowConfig {
   enum class Type { kTumbling, kSliding };
   Type type = Type::kTumbling;               // window.type

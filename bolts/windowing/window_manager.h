@@ -66,7 +66,7 @@ struct WindowPolicy {
 // - the event-time scan never stops early (Storm's lag-based STOP can skip an in-window tuple
 //   that arrived behind a newer one when several windows fire at one watermark);
 // - timestamps at or below 0 are windowed like any other (Storm starts its search at 0);
-// - Flush fires what is pending at the end of the input (DESIGN.md 2.2).
+// - Flush fires what is pending at the end of the input (docs/contracts.md, "Bounded runs").
 // Single-threaded: call everything from one thread.
 template <typename T>
 class WindowManager {
@@ -144,8 +144,8 @@ class WindowManager {
     return OnTrigger();
   }
 
-  // The input has ended (DESIGN.md 2.2): event time fires every pending window as if the
-  // watermark were +infinity; a count or processing-time window fires once more if events
+  // The input has ended (docs/contracts.md, "Bounded runs"): event time fires every pending window
+  // as if the watermark were +infinity; a count or processing-time window fires once more if events
   // arrived since the last activation (tumbling: exactly those; sliding: what eviction keeps).
   void Flush(int64_t now) {
     switch (policy_.trigger) {

@@ -1,5 +1,6 @@
-// ChaosBolt (DESIGN.md 2.4): seeded, reproducible fails and throws; everything else forwarded
-// unchanged and anchored. The expected outcomes are recomputed here from the documented rule.
+// ChaosBolt (docs/contracts.md, "Values and files"): seeded, reproducible fails and throws;
+// everything else forwarded unchanged and anchored. The expected outcomes are recomputed here from
+// the documented rule.
 #include "bolts/chaos_bolt.h"
 
 #include <gtest/gtest.h>

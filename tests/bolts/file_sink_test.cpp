@@ -1,5 +1,6 @@
-// FileSink (DESIGN.md 2.4): exact JSON lines, acks only after the write, flush timing on an
-// injected clock, truncation by task 0, whole-line appends from several tasks, write errors.
+// FileSink (docs/contracts.md, "Values and files"): exact JSON lines, acks only after the write,
+// flush timing on an injected clock, truncation by task 0, whole-line appends from several tasks,
+// write errors.
 #include "bolts/file_sink.h"
 
 #include <gmock/gmock.h>

@@ -1,4 +1,5 @@
-// Bounded runs end by themselves (DESIGN.md 2.2): end-of-stream drains every task, nothing lost.
+// Bounded runs end by themselves (docs/contracts.md, "Bounded runs"): end-of-stream drains every
+// task, nothing lost.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// FileSpout (DESIGN.md 2.4): typed values from JSON lines and CSV, multi-stream routing, bad lines
-// reported and skipped, replay of failed ids, and a real run into a FileSink.
+// FileSpout (docs/contracts.md, "Values and files"): typed values from JSON lines and CSV,
+// multi-stream routing, bad lines reported and skipped, replay of failed ids, and a real run into a
+// FileSink.
 #include "spouts/file_spout.h"
 
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // JoinBolt: Storm's nine TestJoinBolt cases with their data, checked row for row (Storm's test
-// only counted them), then what Tempest adds — right and full joins (DESIGN.md 2.5), keeping
-// null probe keys, multi-field keys, AS aliases — and every error.
+// only counted them), then what Tempest adds — right and full joins (docs/contracts.md, "Join and
+// window bolts"), keeping null probe keys, multi-field keys, AS aliases — and every error.
 #include "bolts/join/join_bolt.h"
 
 #include <fmt/format.h>

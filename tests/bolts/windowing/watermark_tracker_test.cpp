@@ -1,5 +1,5 @@
 // Storm's WaterMarkEventGeneratorTest cases (lag 5), plus what Tempest adds: idle and ended
-// inputs no longer hold the watermark back (DESIGN.md 2.4).
+// inputs no longer hold the watermark back (docs/contracts.md, "Event time").
 #include "bolts/windowing/watermark_tracker.h"
 
 #include <gtest/gtest.h>

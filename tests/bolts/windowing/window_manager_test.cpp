@@ -1,6 +1,6 @@
 // Storm's WindowManagerTest cases (storm-client windowing), reproduced with the same events and
-// expected windows, plus the end-of-input rules of DESIGN.md 2.2 and the deliberate differences
-// listed in window_manager.h. Time is passed in, nothing sleeps.
+// expected windows, plus the end-of-input rules of docs/contracts.md, "Bounded runs", and the
+// deliberate differences listed in window_manager.h. Time is passed in, nothing sleeps.
 #include "bolts/windowing/window_manager.h"
 
 #include <gtest/gtest.h>
@@ -400,7 +400,7 @@ TEST(WindowManagerTest, CompactionBeforeALateTimerKeepsWhatItsWindowHolds) {
   EXPECT_EQ(f.l.activations[1], Seq(80, 149));  // +21..+38
 }
 
-// End of input (DESIGN.md 2.2).
+// End of input (docs/contracts.md, "Bounded runs").
 TEST(WindowManagerFlushTest, EventTimeFiresEveryPendingWindowAsIfTheWatermarkWereInfinite) {
   Fixture f(Policy(TriggerKind::kWatermarkTime, 10, EvictionKind::kWatermarkTime, 20));
   f.wm.Add(1, 603);
