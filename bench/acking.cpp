@@ -47,6 +47,7 @@
 #include <zmq.hpp>
 
 #include "bench/median.h"
+#include "bench/process_bench.h"
 #include "bench/wait_yield.h"
 #include "bolts/identity_bolt.h"
 #include "runtime/latency_histogram.h"
@@ -411,7 +412,7 @@ double Best(const std::vector<double>& v) {
 
 int main(int argc, char** argv) {
   // As a worker: [--topology-shape S --ackers A --pending P --tuples N --rate R --out F]
-  // --tempest-worker <the supervisor's worker flags>.
+  // --tempest-worker (its worker flags in its environment).
   for (int i = 1; i < argc; ++i) {
     if (std::string_view(argv[i]) != "--tempest-worker") continue;
     TopologyArgs a;
@@ -424,8 +425,7 @@ int main(int argc, char** argv) {
       if (flag == "--rate") a.rate = std::stoull(argv[k + 1]);
       if (flag == "--out") a.out = argv[k + 1];
     }
-    return runtime::RunWorker(BuildTopology(a),
-                              runtime::ParseWorkerFlags({argv + i + 1, argv + argc}));
+    return runtime::RunWorker(BuildTopology(a), bench::WorkerFlags());
   }
 
   CLI::App app{"What acking costs: throughput on/off and complete latency, in the same run."};

@@ -304,7 +304,7 @@ double Percentile(std::vector<int64_t> v, double p) {
 
 int main(int argc, char** argv) {
   // As a worker of the topology shapes: [--topology-shape S --tuples N --rate R --out F]
-  // --tempest-worker <the supervisor's worker flags>.
+  // --tempest-worker (its worker flags in its environment).
   const std::optional<int> worker =
       bench::RunAsWorker(argc, argv, [](const std::map<std::string, std::string>& flags) {
         return BuildTopology({flags.at("--topology-shape"), std::stoull(flags.at("--tuples")),

@@ -16,6 +16,7 @@
 #include <memory>
 #include <msgpack.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -221,8 +222,8 @@ struct WorkerRun {
 };
 
 // Runs `spec` on `workers` processes of this program, each started as `<this program> <args>
-// --tempest-worker <the supervisor's flags>`; main() hands that to RunAsWorker, which must build
-// the same topology from `args`.
+// --tempest-worker` (its worker flags in its environment, runtime/worker.h); main() hands that to
+// RunAsWorker, which must build the same topology from `args`.
 inline WorkerRun RunOnWorkers(std::shared_ptr<const topology::TopologySpec> spec, int workers,
                               const std::vector<std::string>& args) {
   runtime::ProcessRunOptions o;
@@ -240,6 +241,13 @@ inline WorkerRun RunOnWorkers(std::shared_ptr<const topology::TopologySpec> spec
   return run;
 }
 
+// The worker flags of a process RunOnWorkers started. Throws std::invalid_argument without them.
+inline runtime::WorkerOptions WorkerFlags() {
+  std::optional<runtime::WorkerOptions> flags = runtime::WorkerOptionsFromEnvironment();
+  if (!flags) throw std::invalid_argument("--tempest-worker without the supervisor's flags");
+  return *flags;
+}
+
 // If argv holds --tempest-worker (this process is a worker RunOnWorkers started): runs the worker
 // of the topology `build(flags)` makes, `flags` being the "--name value" pairs before that flag,
 // and returns its exit code. Otherwise nullopt.
@@ -251,7 +259,7 @@ inline std::optional<int> RunAsWorker(
     if (std::string_view(argv[i]) != "--tempest-worker") continue;
     std::map<std::string, std::string> flags;
     for (int k = 1; k + 1 < i; k += 2) flags[argv[k]] = argv[k + 1];
-    return runtime::RunWorker(build(flags), runtime::ParseWorkerFlags({argv + i + 1, argv + argc}));
+    return runtime::RunWorker(build(flags), WorkerFlags());
   }
   return std::nullopt;
 }
