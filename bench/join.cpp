@@ -211,7 +211,8 @@ void MeasureWindowMemory(uint64_t w, bool keep_expired) {
     uint64_t added = 0;
     for (const Row& r : rows) {
       topology::Tuple t(schema.get(), 1, r.values);
-      t.mutable_ack().anchors.push_back({1, 2});  // tracked, as with acking on
+      tempest::topology::TupleAccess::MutableAck(t).anchors.push_back(
+          {1, 2});  // tracked, as with acking on
       window.Add(std::move(t), 0);
       if (++added % 1000 == 0) peak = std::max(peak, heap());
     }
@@ -269,8 +270,8 @@ class DirectJoin {
   // `anchor`: an ack anchor for the input (as with acking on), or none.
   void Feed(uint64_t i, const Row& row, std::optional<topology::AckMeta::Anchor> anchor = {}) {
     topology::Tuple t(&schemas_[i % 2], 1 + static_cast<int>(i % 2), row.values);
-    if (anchor) t.mutable_ack().anchors.push_back(*anchor);
-    join_->ExecuteOwned(t);
+    if (anchor) tempest::topology::TupleAccess::MutableAck(t).anchors.push_back(*anchor);
+    topology::ExecuteOwned(*join_, t);
   }
   uint64_t emitted() const noexcept { return out_.emitted(); }
 

@@ -82,7 +82,7 @@ void FileSink::Execute(const topology::Tuple& input) {
   // Keep only what acking needs: schema, source task and ack metadata, not the values.
   topology::Tuple& handle =
       unacked_.emplace_back(input.schema(), input.GetSourceTask(), topology::Values{});
-  handle.mutable_ack() = input.ack();
+  topology::TupleAccess::MutableAck(handle) = topology::TupleAccess::Ack(input);
   if (buffer_.size() >= kMaxBufferedBytes ||
       now_() - last_flush_ >= std::chrono::milliseconds(config_.flush_ms)) {
     Flush();

@@ -6,10 +6,13 @@ include(CMakePackageConfigHelpers)
 install(TARGETS tempest EXPORT TempestTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(module topology runtime spouts bolts)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${module}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${module}
-    FILES_MATCHING PATTERN "*.h")
-endforeach()
+# The public API and nothing else: include/tempest, as <prefix>/include/tempest.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tempest DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_BINARY_DIR}/include/tempest/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tempest)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/TempestPlugin.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tempest)
 install(EXPORT TempestTargets NAMESPACE Tempest:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tempest)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/TempestConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/TempestConfig.cmake

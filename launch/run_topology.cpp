@@ -1,5 +1,3 @@
-#include "launch/run_topology.h"
-
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -9,7 +7,9 @@
 
 #include "launch/launch.h"
 #include "runtime/worker.h"
+#include "tempest/run.h"
 #include "topology/errors.h"
+#include "topology/topology_builder.h"
 
 namespace tempest {
 namespace {
@@ -45,7 +45,7 @@ Flags ParseFlags(int argc, char** argv) {
 
 }  // namespace
 
-int RunTopology(int argc, char** argv, const topology::TopologyBuilder& builder) {
+int RunTopology(int argc, char** argv, const TopologyBuilder& builder) {
   const char* program = argc > 0 ? argv[0] : "tempest";
   try {
     Flags flags = ParseFlags(argc, argv);

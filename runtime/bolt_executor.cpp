@@ -28,7 +28,9 @@ using transport::AckMessage;
 // input from its upstream's thread through Deliver; its own thread prepares it, runs its ticks
 // and cleans it up.
 class BoltExecutor final : public TaskExecutor,
-                           private topology::OutputCollector,
+                           // public: RowEmitterOf crosses from one to the other
+                           public topology::OutputCollector,
+                           public topology::RowEmitter,
                            private AnchorSource,
                            private ChainedInput {
  public:
@@ -48,6 +50,7 @@ class BoltExecutor final : public TaskExecutor,
   void Start() override {
     bolt_ = setup_.spec->Find(context_.GetThisComponentId())->bolt_factory();
     if (!bolt_) throw std::runtime_error("the bolt factory returned null");
+    owning_ = dynamic_cast<topology::OwningBolt*>(bolt_.get());
     bolt_->Prepare(context_, *this);
   }
   const char* StartVerb() const override { return "prepare"; }
@@ -283,7 +286,11 @@ class BoltExecutor final : public TaskExecutor,
   void Execute(topology::Tuple& t) {
     TaskMetrics::Bump(metrics_.executed);
     try {
-      bolt_->ExecuteOwned(t);
+      if (owning_ != nullptr) {
+        owning_->ExecuteOwned(t);
+      } else {
+        bolt_->Execute(t);
+      }
     } catch (const std::exception& e) {
       Error("Execute threw", fmt::format("{} (input {})", e.what(), t.ToString()));
       Fail(t);
@@ -315,8 +322,7 @@ class BoltExecutor final : public TaskExecutor,
     anchors_ = {};
   }
 
-  void DoEmitRows(std::string_view stream, std::size_t count,
-                  topology::RowFiller& filler) override {
+  void EmitRows(std::string_view stream, std::size_t count, topology::RowFiller& filler) override {
     emitter_.EmitRows(stream, count, filler);
   }
 
@@ -327,10 +333,12 @@ class BoltExecutor final : public TaskExecutor,
     out_anchors_.clear();
     const bool many = anchors_.size() > 8;
     for (const topology::Tuple* a : anchors_) {
-      if (a == nullptr || a->ack().anchors.empty()) continue;
+      if (a == nullptr) continue;
+      const topology::AckMeta& meta = topology::TupleAccess::Ack(*a);
+      if (meta.anchors.empty()) continue;
       const uint64_t edge = ids_.Next();
-      a->ack().ack_val ^= edge;
-      for (const topology::AckMeta::Anchor& r : a->ack().anchors) {
+      meta.ack_val ^= edge;
+      for (const topology::AckMeta::Anchor& r : meta.anchors) {
         auto it = many ? out_anchors_.end()
                        : std::find_if(
                              out_anchors_.begin(), out_anchors_.end(),
@@ -360,18 +368,19 @@ class BoltExecutor final : public TaskExecutor,
 
   void Ack(const topology::Tuple& input) override {
     TaskMetrics::Bump(metrics_.acked);
-    for (const topology::AckMeta::Anchor& a : input.ack().anchors) {
-      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, input.ack().ack_val ^ a.edge});
+    const topology::AckMeta& meta = topology::TupleAccess::Ack(input);
+    for (const topology::AckMeta::Anchor& a : meta.anchors) {
+      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, meta.ack_val ^ a.edge});
     }
   }
   void Fail(const topology::Tuple& input) override {
     TaskMetrics::Bump(metrics_.failed);
-    for (const topology::AckMeta::Anchor& a : input.ack().anchors) {
+    for (const topology::AckMeta::Anchor& a : topology::TupleAccess::Ack(input).anchors) {
       SendToAcker(AckMessage{AckMessage::Type::kFail, a.root, 0});
     }
   }
   void ResetTimeout(const topology::Tuple& input) override {
-    for (const topology::AckMeta::Anchor& a : input.ack().anchors) {
+    for (const topology::AckMeta::Anchor& a : topology::TupleAccess::Ack(input).anchors) {
       SendToAcker(AckMessage{AckMessage::Type::kReset, a.root, 0});
     }
   }
@@ -402,8 +411,9 @@ class BoltExecutor final : public TaskExecutor,
   topology::Anchors anchors_;  // of the emit being routed
   boost::container::small_vector<topology::AckMeta::Anchor, 4> out_anchors_;
   std::unique_ptr<topology::Bolt> bolt_;
-  transport::Frame decoded_;    // reused for every remote batch
-  std::vector<uint64_t> owed_;  // by worker: tuples taken, credit not yet given back
+  topology::OwningBolt* owning_ = nullptr;  // bolt_, when it keeps its inputs
+  transport::Frame decoded_;                // reused for every remote batch
+  std::vector<uint64_t> owed_;              // by worker: tuples taken, credit not yet given back
 };
 
 }  // namespace

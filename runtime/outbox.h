@@ -50,7 +50,8 @@ class Outbox {
       return;
     }
     topology::Tuple& t = OpenBatch(task).emplace_back(schema, from_task_, std::move(values));
-    if (!anchors.empty()) t.mutable_ack().anchors.assign(anchors.begin(), anchors.end());
+    if (!anchors.empty())
+      topology::TupleAccess::MutableAck(t).anchors.assign(anchors.begin(), anchors.end());
     HandIfFull(task);
   }
   // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the empty values of
@@ -60,7 +61,7 @@ class Outbox {
       staged_.clear();
       return staged_;
     }
-    return OpenBatch(task).emplace_back(schema, from_task_).MutableValues();
+    return topology::TupleAccess::MutableValues(OpenBatch(task).emplace_back(schema, from_task_));
   }
   void Commit(int task, const topology::StreamSchema* schema) {
     if (queues_[task] == nullptr) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <set>
 
+#include "topology/topology_context.h"
 #include "topology/value_hash.h"
 
 namespace tempest::runtime {
@@ -15,7 +16,7 @@ using topology::GroupingType;
 using topology::InputSpec;
 
 Router::Router(const topology::TopologyContext& context, const Options& options) {
-  const topology::TopologySpec& spec = context.GetRawTopology();
+  const topology::TopologySpec& spec = topology::ContextAccess::Topology(context);
   const std::string& me = context.GetThisComponentId();
   const ComponentSpec* self = spec.Find(me);
   std::set<int> downstream;

@@ -3,7 +3,6 @@
 #include <optional>
 
 namespace tempest::topology {
-namespace {
 
 class BasicBoltAdapter final : public Bolt {
  public:
@@ -43,8 +42,6 @@ class BasicBoltAdapter final : public Bolt {
   OutputCollector* out_ = nullptr;
   std::optional<BasicOutputCollector> basic_;
 };
-
-}  // namespace
 
 std::unique_ptr<Bolt> AdaptBasicBolt(std::unique_ptr<BasicBolt> bolt) {
   return std::make_unique<BasicBoltAdapter>(std::move(bolt));

@@ -1,47 +1,31 @@
 #pragma once
 
-#include <chrono>
-#include <string>
-
+// The public Bolt lives in tempest/bolt.h; this adds the runtime's hook for bolts that keep
+// their inputs.
+#include "tempest/bolt.h"
 #include "topology/output_collector.h"
-#include "topology/output_fields_declarer.h"
-#include "topology/topology_context.h"
 #include "topology/tuple.h"
 
 namespace tempest::topology {
 
-// A processing step (Storm's IRichBolt). Each task gets its own instance, created by the
-// component's factory; its methods are never called on two threads at once, and all on that
-// task's thread unless topology.chaining runs the task on its upstream's thread (then Execute,
-// OnEndOfStream and OnSourceEnded run there, Prepare, OnTick and Cleanup on its own thread,
-// each handing over to the next with the memory synchronised). Execute must ack or
-// fail each input (see BasicBolt for the automatic variant). An exception thrown by Execute fails
-// that input and is logged with the component and task; the process keeps running.
-class Bolt {
+// A built-in bolt that keeps its inputs (a window, a join's state). The runtime calls
+// ExecuteOwned instead of Execute with a tuple it owns and is done with afterwards, so the bolt
+// may move from it instead of copying. Leave the tuple's ack metadata in place if the bolt may
+// still fail it by throwing.
+class OwningBolt : public Bolt {
  public:
-  virtual ~Bolt() = default;
-
-  virtual void Prepare(const TopologyContext& context, OutputCollector& collector) = 0;
-  virtual void Execute(const Tuple& input) = 0;
-  // What the runtime calls: it owns `input` and is done with it afterwards, so a bolt that keeps
-  // its inputs (a window, a join's state) may move from it instead of copying. The default
-  // calls Execute. Leave the tuple's ack metadata in place if the bolt may still fail it by
-  // throwing.
-  virtual void ExecuteOwned(Tuple& input) { Execute(input); }
-  // Flush hook of bounded runs: every input has sent end-of-stream. Emit what is still held
-  // (windows, outer-join leftovers) here; end-of-stream is forwarded after it returns.
-  virtual void OnEndOfStream() {}
-  // One source component has sent end-of-stream from every task of it that feeds this task:
-  // its streams deliver nothing more but replays. Comes before OnEndOfStream (which waits for
-  // all sources), so event-time bolts stop waiting on that source's watermark.
-  virtual void OnSourceEnded(const std::string& component) { (void)component; }
-  // Timer hook (Storm's tick tuples): when TickInterval() is positive, OnTick() is called on the
-  // task's thread about every interval, between Execute calls, also while no input arrives.
-  // Asked once, after Prepare.
-  virtual std::chrono::milliseconds TickInterval() const { return std::chrono::milliseconds(0); }
-  virtual void OnTick() {}
-  virtual void Cleanup() {}
-  virtual void DeclareOutputFields(OutputFieldsDeclarer& declarer) const = 0;
+  virtual void ExecuteOwned(Tuple& input) = 0;
 };
+
+// What the runtime does with an input it owns: ExecuteOwned when `bolt` keeps its inputs, else
+// Execute (for tests and benchmarks that feed a bolt directly; the executor looks the kind up
+// once).
+inline void ExecuteOwned(Bolt& bolt, Tuple& input) {
+  if (auto* owning = dynamic_cast<OwningBolt*>(&bolt)) {
+    owning->ExecuteOwned(input);
+  } else {
+    bolt.Execute(input);
+  }
+}
 
 }  // namespace tempest::topology

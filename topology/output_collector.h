@@ -1,33 +1,17 @@
 #pragma once
 
-#include <concepts>
+// The public collectors live in tempest/output_collector.h; this adds the runtime's fast path
+// for bolts that emit many rows at a time (the joins).
 #include <cstddef>
-#include <cstdint>
-#include <initializer_list>
-#include <span>
 #include <string_view>
-#include <type_traits>
-#include <utility>
-#include <vector>
 
-#include "topology/stream_schema.h"
+#include "tempest/output_collector.h"
 #include "topology/tuple.h"
-#include "topology/value.h"
 
 namespace tempest::topology {
 
-using Anchors = std::span<const Tuple* const>;
-
-// The values of an emit are taken by forwarding reference: an rvalue (the usual `Emit({...})`
-// or `Emit(std::move(row))`) reaches the runtime without being moved again on the way, an lvalue
-// is copied once.
-template <class V>
-concept ValuesArg = std::same_as<std::remove_cvref_t<V>, Values>;
-inline Values&& PassValues(Values&& v) noexcept { return std::move(v); }
-inline Values PassValues(const Values& v) { return v; }
-
-// Builds the rows of OutputCollector::EmitRows, one call per row, into `values` (empty; it may
-// be the outgoing tuple's own storage).
+// Builds the rows of EmitRows, one call per row, into `values` (empty; it may be the outgoing
+// tuple's own storage).
 class RowFiller {
  public:
   virtual void Fill(std::size_t row, Values& values) = 0;
@@ -36,160 +20,37 @@ class RowFiller {
   ~RowFiller() = default;
 };
 
-// What a bolt emits through (Storm's OutputCollector). Emits name a declared stream (default:
-// "default") and may be anchored to input tuples so that failures propagate to the spout.
-// EmitDirect sends to one task of a component subscribed to a direct stream. Misuse (undeclared
-// stream, Emit on a direct stream, EmitDirect to a task expecting a regular grouping) throws
-// std::invalid_argument, which fails the input tuple being executed.
-// Bound to one task; call it only from that task's thread (Execute, Prepare, OnEndOfStream).
-class OutputCollector {
+// A collector that takes `count` unanchored rows of one stream in one call, row i built by
+// filler.Fill(i, values): the same as `count` calls of Emit(stream, values) in order, but the
+// stream is looked up and checked once, and where none of its groupings reads the values
+// (shuffle, global, all, none) each row is built straight into the tuple that goes out. In a
+// windowed bolt the rows are anchored to the window, as Emit's are. The runtime's collectors
+// and the windowed adapters are RowEmitters.
+class RowEmitter {
  public:
-  virtual ~OutputCollector() = default;
-  friend class BasicOutputCollector;
-
-  template <ValuesArg V = Values>
-  void Emit(V&& values) {
-    DoEmit(kDefaultStream, -1, {}, PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void Emit(std::string_view stream, V&& values) {
-    DoEmit(stream, -1, {}, PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void Emit(const Tuple& anchor, V&& values) {
-    const Tuple* a = &anchor;
-    DoEmit(kDefaultStream, -1, Anchors(&a, 1), PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void Emit(std::string_view stream, const Tuple& anchor, V&& values) {
-    const Tuple* a = &anchor;
-    DoEmit(stream, -1, Anchors(&a, 1), PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void Emit(std::string_view stream, Anchors anchors, V&& values) {
-    DoEmit(stream, -1, anchors, PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void Emit(std::string_view stream, std::initializer_list<const Tuple*> anchors, V&& values) {
-    DoEmit(stream, -1, Anchors(anchors.begin(), anchors.size()),
-           PassValues(std::forward<V>(values)));
-  }
-
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, V&& values) {
-    DoEmit(kDefaultStream, task, {}, PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, std::string_view stream, V&& values) {
-    DoEmit(stream, task, {}, PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, const Tuple& anchor, V&& values) {
-    const Tuple* a = &anchor;
-    DoEmit(kDefaultStream, task, Anchors(&a, 1), PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, std::string_view stream, const Tuple& anchor, V&& values) {
-    const Tuple* a = &anchor;
-    DoEmit(stream, task, Anchors(&a, 1), PassValues(std::forward<V>(values)));
-  }
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, std::string_view stream, Anchors anchors, V&& values) {
-    DoEmit(stream, task, anchors, PassValues(std::forward<V>(values)));
-  }
-
-  // Emits `count` unanchored rows on `stream`, row i built by filler.Fill(i, values): the same
-  // as `count` calls of Emit(stream, values) in order, but the stream is looked up and checked
-  // once, and where none of its groupings reads the values (shuffle, global, all, none) each
-  // row is built straight into the tuple that goes out. For bolts that emit many rows at a time
-  // (a join's matches). In a windowed bolt the rows are anchored to the window, as Emit's are.
-  void EmitRows(std::string_view stream, std::size_t count, RowFiller& filler) {
-    DoEmitRows(stream, count, filler);
-  }
-
-  // Marks the input fully processed by this bolt / failed (the spout replays it).
-  virtual void Ack(const Tuple& input) = 0;
-  virtual void Fail(const Tuple& input) = 0;
-  // Restarts the message timeout of the tuple tree this input belongs to.
-  virtual void ResetTimeout(const Tuple& input) = 0;
-  // Logs an error against this task and counts it in the run's metrics.
-  virtual void ReportError(std::string_view message) = 0;
-  // Counts inputs this bolt dropped on purpose after acking them (late tuples without a late
-  // stream, tuples without a timestamp); the run summary shows them as `dropped`.
-  virtual void ReportDropped(uint64_t count = 1) { (void)count; }
-  // Sets a named gauge of this task (e.g. rows a join holds); the run summary shows each gauge
-  // summed over the component's tasks. Meant for occasional calls (ticks, end of stream), not
-  // per tuple: it takes a lock and may allocate.
-  virtual void ReportGauge(std::string_view name, uint64_t value) {
-    (void)name;
-    (void)value;
-  }
+  virtual void EmitRows(std::string_view stream, std::size_t count, RowFiller& filler) = 0;
 
  protected:
-  // direct_task < 0: route by the stream's groupings.
-  virtual void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
-                      Values&& values) = 0;
-  // The runtime's collectors override this; the default builds each row and emits it by DoEmit.
-  virtual void DoEmitRows(std::string_view stream, std::size_t count, RowFiller& filler) {
-    for (std::size_t i = 0; i < count; ++i) {
-      Values values;
-      filler.Fill(i, values);
-      DoEmit(stream, -1, {}, std::move(values));
-    }
-  }
-  // For collectors that wrap another (windowed bolts): hands the values on without moving them
-  // again.
-  static void Forward(OutputCollector& to, std::string_view stream, int direct_task,
-                      Anchors anchors, Values&& values) {
-    to.DoEmit(stream, direct_task, anchors, std::move(values));
-  }
-  static void ForwardRows(OutputCollector& to, std::string_view stream, std::size_t count,
-                          RowFiller& filler) {
-    to.DoEmitRows(stream, count, filler);
-  }
+  ~RowEmitter() = default;
 };
 
-// What a spout emits through (Storm's SpoutOutputCollector). A non-null message id makes the
-// tuple tracked: the spout's Ack or Fail is called with it once its tuple tree completes or fails.
-// Bound to one task; call it only from that task's thread.
-class SpoutOutputCollector {
- public:
-  virtual ~SpoutOutputCollector() = default;
+// `out`'s RowEmitter side, or null: look it up once (in Prepare), not per call.
+inline RowEmitter* RowEmitterOf(OutputCollector& out) noexcept {
+  return dynamic_cast<RowEmitter*>(&out);
+}
 
-  template <ValuesArg V = Values>
-  void Emit(V&& values) {
-    DoEmit(kDefaultStream, -1, PassValues(std::forward<V>(values)), Value());
+// Emits the rows through `rows` (RowEmitterOf(out)) when there is one, else one Emit per row.
+inline void EmitRows(OutputCollector& out, RowEmitter* rows, std::string_view stream,
+                     std::size_t count, RowFiller& filler) {
+  if (rows != nullptr) {
+    rows->EmitRows(stream, count, filler);
+    return;
   }
-  template <ValuesArg V = Values>
-  void Emit(V&& values, Value message_id) {
-    DoEmit(kDefaultStream, -1, PassValues(std::forward<V>(values)), std::move(message_id));
+  for (std::size_t i = 0; i < count; ++i) {
+    Values values;
+    filler.Fill(i, values);
+    out.Emit(stream, std::move(values));
   }
-  template <ValuesArg V = Values>
-  void Emit(std::string_view stream, V&& values) {
-    DoEmit(stream, -1, PassValues(std::forward<V>(values)), Value());
-  }
-  template <ValuesArg V = Values>
-  void Emit(std::string_view stream, V&& values, Value message_id) {
-    DoEmit(stream, -1, PassValues(std::forward<V>(values)), std::move(message_id));
-  }
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, V&& values) {
-    DoEmit(kDefaultStream, task, PassValues(std::forward<V>(values)), Value());
-  }
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, V&& values, Value message_id) {
-    DoEmit(kDefaultStream, task, PassValues(std::forward<V>(values)), std::move(message_id));
-  }
-  template <ValuesArg V = Values>
-  void EmitDirect(int task, std::string_view stream, V&& values, Value message_id = Value()) {
-    DoEmit(stream, task, PassValues(std::forward<V>(values)), std::move(message_id));
-  }
-
-  virtual void ReportError(std::string_view message) = 0;
-
- protected:
-  virtual void DoEmit(std::string_view stream, int direct_task, Values&& values,
-                      Value&& message_id) = 0;
-};
+}
 
 }  // namespace tempest::topology

@@ -1,35 +1,4 @@
 #pragma once
 
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "topology/fields.h"
-#include "topology/stream_schema.h"
-
-namespace tempest::topology {
-
-// Collects the output streams a spout or bolt declares in DeclareOutputFields. Declaring the same
-// stream twice throws std::invalid_argument (Storm: "Fields for <stream> already set").
-class OutputFieldsDeclarer {
- public:
-  explicit OutputFieldsDeclarer(std::string component) : component_(std::move(component)) {}
-
-  void Declare(Fields fields) { DeclareStream(kDefaultStream, false, std::move(fields)); }
-  void Declare(bool direct, Fields fields) {
-    DeclareStream(kDefaultStream, direct, std::move(fields));
-  }
-  void DeclareStream(std::string stream, Fields fields) {
-    DeclareStream(std::move(stream), false, std::move(fields));
-  }
-  void DeclareStream(std::string stream, bool direct, Fields fields);
-
-  // The declared streams, in declaration order.
-  std::vector<std::shared_ptr<const StreamSchema>> TakeStreams() { return std::move(streams_); }
-
- private:
-  std::string component_;
-  std::vector<std::shared_ptr<const StreamSchema>> streams_;
-};
-
-}  // namespace tempest::topology
+// The declarer lives in tempest/output_fields_declarer.h; this is what the modules include.
+#include "tempest/output_fields_declarer.h"

@@ -5,8 +5,39 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 namespace tempest::topology {
+namespace {
+
+// "0.1" of "0.1.2".
+std::string_view MajorMinor(std::string_view version) {
+  const std::size_t first = version.find('.');
+  if (first == std::string_view::npos) return version;
+  return version.substr(0, version.find('.', first + 1));
+}
+
+// Refuses a plugin built against another major.minor version of Tempest: its classes would not
+// match this library's.
+void CheckVersion(const std::string& path, void* handle) {
+  using Version = const char* (*)();
+  auto version = reinterpret_cast<Version>(::dlsym(handle, kPluginVersionSymbol));
+  if (version == nullptr) {
+    throw std::runtime_error(fmt::format(
+        "plugin \"{}\" does not say which Tempest it was built against (no {} symbol); this is "
+        "Tempest {}: rebuild the plugin against it",
+        path, kPluginVersionSymbol, LibraryVersion()));
+  }
+  const std::string_view built = version();
+  if (MajorMinor(built) != MajorMinor(LibraryVersion())) {
+    throw std::runtime_error(fmt::format(
+        "plugin \"{}\" was built against Tempest {}; this is Tempest {} (major and minor "
+        "versions must match): rebuild the plugin against it",
+        path, built, LibraryVersion()));
+  }
+}
+
+}  // namespace
 
 void LoadPlugin(const std::string& path, ComponentRegistry& registry) {
   if (!std::filesystem::exists(path)) {
@@ -21,9 +52,10 @@ void LoadPlugin(const std::string& path, ComponentRegistry& registry) {
   if (entry == nullptr) {
     throw std::runtime_error(fmt::format(
         "plugin \"{}\" has no {} symbol: define it with TEMPEST_PLUGIN(registry) {{ ... }} "
-        "from topology/plugin.h",
+        "from tempest/plugin.h",
         path, kPluginEntryPoint));
   }
+  CheckVersion(path, handle);
   entry(registry);
 }
 

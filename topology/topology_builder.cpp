@@ -58,7 +58,13 @@ BoltDeclarer& BoltDeclarer::CustomGrouping(std::string component, std::string st
              std::move(grouping));
 }
 
-TopologyBuilder::TopologyBuilder(std::string name) { spec_.name = std::move(name); }
+TopologyBuilder::TopologyBuilder(std::string name) : spec_(std::make_unique<TopologySpec>()) {
+  spec_->name = std::move(name);
+}
+
+TopologyBuilder::~TopologyBuilder() = default;
+
+TopologyConfig& TopologyBuilder::Config() noexcept { return spec_->config; }
 
 void TopologyBuilder::SetSpout(std::string id, SpoutFactory factory, int parallelism) {
   ComponentSpec c;
@@ -66,7 +72,7 @@ void TopologyBuilder::SetSpout(std::string id, SpoutFactory factory, int paralle
   c.kind = ComponentKind::kSpout;
   c.parallelism = parallelism;
   c.spout_factory = std::move(factory);
-  spec_.components.push_back(std::move(c));
+  spec_->components.push_back(std::move(c));
 }
 
 BoltDeclarer TopologyBuilder::SetBolt(std::string id, BoltFactory factory, int parallelism) {
@@ -75,8 +81,8 @@ BoltDeclarer TopologyBuilder::SetBolt(std::string id, BoltFactory factory, int p
   c.kind = ComponentKind::kBolt;
   c.parallelism = parallelism;
   c.bolt_factory = std::move(factory);
-  spec_.components.push_back(std::move(c));
-  return BoltDeclarer(&spec_.components, spec_.components.size() - 1);
+  spec_->components.push_back(std::move(c));
+  return BoltDeclarer(&spec_->components, spec_->components.size() - 1);
 }
 
 BoltDeclarer TopologyBuilder::SetBolt(std::string id, BasicBoltFactory factory, int parallelism) {
@@ -88,7 +94,7 @@ BoltDeclarer TopologyBuilder::SetBolt(std::string id, BasicBoltFactory factory, 
 }
 
 std::shared_ptr<const TopologySpec> TopologyBuilder::Build() const {
-  auto spec = std::make_shared<TopologySpec>(spec_);
+  auto spec = std::make_shared<TopologySpec>(*spec_);
   for (ComponentSpec& c : spec->components) {
     try {
       c.streams = c.DeclareStreams();

@@ -15,6 +15,27 @@ TopologyContext::TopologyContext(std::shared_ptr<const TopologySpec> spec,
       restarted_(restarted),
       worker_process_(worker_process) {}
 
+const std::string& TopologyContext::GetThisComponentId() const {
+  return layout_->ComponentOf(task_id_);
+}
+
+int TopologyContext::GetThisTaskIndex() const { return layout_->IndexInComponent(task_id_); }
+
+const std::vector<int>& TopologyContext::GetThisComponentTasks() const {
+  return layout_->TasksOf(GetThisComponentId());
+}
+
+const std::vector<int>& TopologyContext::GetComponentTasks(
+    std::string_view component) const noexcept {
+  return layout_->TasksOf(component);
+}
+
+const std::string& TopologyContext::GetComponentId(int task) const {
+  return layout_->ComponentOf(task);
+}
+
+const TopologyConfig& TopologyContext::GetTopologyConfig() const noexcept { return spec_->config; }
+
 const Fields& TopologyContext::GetComponentOutputFields(std::string_view component,
                                                         std::string_view stream) const {
   const ComponentSpec* c = spec_->Find(component);

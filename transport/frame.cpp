@@ -75,7 +75,8 @@ void EncodeFrame(FrameKind kind, int from_task, int to_task,
                         t.GetSourceStreamId(), t.GetSourceComponent()));
       }
     }
-    builder.Add(last_index, t.GetValues(), {t.ack().anchors.data(), t.ack().anchors.size()});
+    const topology::AckMeta& meta = topology::TupleAccess::Ack(t);
+    builder.Add(last_index, t.GetValues(), {meta.anchors.data(), meta.anchors.size()});
   }
   out.append(builder.Finish());
 }
@@ -206,8 +207,8 @@ DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams
       return DecodeStatus::kMalformed;
     }
     topology::Tuple& tuple = out.tuples[i];
-    tuple.Rebind(schema, out.from_task);
-    topology::Values& vals = tuple.MutableValues();
+    topology::TupleAccess::Rebind(tuple, schema, out.from_task);
+    topology::Values& vals = topology::TupleAccess::MutableValues(tuple);
     vals.resize(values);
     for (topology::Value& v : vals) {
       if (!r.ReadValue(v)) return DecodeStatus::kMalformed;
@@ -218,7 +219,7 @@ DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams
       r.Fail("a tuple's anchors are not (root, edge) pairs");
       return DecodeStatus::kMalformed;
     }
-    topology::AckMeta& meta = tuple.mutable_ack();
+    topology::AckMeta& meta = topology::TupleAccess::MutableAck(tuple);
     meta.ack_val = 0;
     auto& list = meta.anchors;
     list.resize(anchors / 2);

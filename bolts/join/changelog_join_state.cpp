@@ -273,8 +273,8 @@ struct ChangelogJoinState::Impl {
     const uint8_t* p = rec + header[side];
     GetVarint(p);
     const Origin& o = origins[side][GetVarint(p)];
-    unpacked.Rebind(o.schema, o.task);
-    topology::Values& values = unpacked.MutableValues();
+    topology::TupleAccess::Rebind(unpacked, o.schema, o.task);
+    topology::Values& values = topology::TupleAccess::MutableValues(unpacked);
     values.resize(GetVarint(p));
     for (Value& v : values) UnpackValue(p, v);
     return unpacked;

@@ -13,6 +13,7 @@
 #include "bolts/join/schema_cache.h"
 #include "bolts/windowing/watermark_tracker.h"
 #include "bolts/windowing/window_config.h"
+#include "topology/topology_context.h"
 
 namespace tempest::bolts {
 
@@ -146,7 +147,8 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     task_ = context.GetThisTaskId();
     std::vector<std::pair<topology::GlobalStreamId, topology::Fields>> inputs;
     std::vector<topology::GroupingSpec> groupings;
-    const topology::ComponentSpec* self = context.GetRawTopology().Find(component_);
+    const topology::ComponentSpec* self =
+        topology::ContextAccess::Topology(context).Find(component_);
     for (const topology::InputSpec& in : self->inputs) {
       inputs.emplace_back(in.source,
                           context.GetComponentOutputFields(in.source.component, in.source.stream));

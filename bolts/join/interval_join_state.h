@@ -5,11 +5,10 @@
 #include <vector>
 
 #include "bolts/join/join_key.h"
+#include "tempest/joins.h"
 #include "topology/tuple.h"
 
 namespace tempest::bolts {
-
-enum class JoinSide : uint8_t { kLeft = 0, kRight = 1 };
 
 // An interval join's bounds, inclusive: pairs satisfy left.ts + lower <= right.ts <= left.ts +
 // upper (an exclusive end is moved inwards by 1 ms before it gets here).

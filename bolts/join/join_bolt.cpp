@@ -12,6 +12,7 @@
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
 #include "bolts/windowing/packed_values.h"
+#include "topology/topology_context.h"
 
 namespace tempest::bolts {
 
@@ -500,7 +501,8 @@ JoinBolt::~JoinBolt() = default;
 void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCollector& collector) {
   std::vector<std::pair<topology::GlobalStreamId, topology::Fields>> inputs;
   std::vector<topology::GroupingSpec> groupings;
-  const topology::ComponentSpec* self = context.GetRawTopology().Find(context.GetThisComponentId());
+  const topology::ComponentSpec* self =
+      topology::ContextAccess::Topology(context).Find(context.GetThisComponentId());
   for (const topology::InputSpec& in : self->inputs) {
     inputs.emplace_back(in.source,
                         context.GetComponentOutputFields(in.source.component, in.source.stream));

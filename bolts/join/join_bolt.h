@@ -7,41 +7,11 @@
 #include "bolts/windowing/packed_windowed_bolt.h"
 #include "bolts/windowing/window_config.h"
 #include "bolts/windowing/windowed_bolt.h"
+#include "tempest/joins.h"
 #include "topology/grouping.h"
 #include "topology/topology_spec.h"
 
 namespace tempest::bolts {
-
-enum class JoinType { kInner, kLeft, kRight, kFull };
-// How an input is named: by its stream id or by its source component id (Storm's Selector).
-enum class JoinSelector { kStream, kSource };
-
-// The first input: the probe side (`from: {name, key}`).
-struct JoinFrom {
-  std::string name;
-  std::vector<std::string> key;  // field descriptors (x.y.z), one per key part
-  std::string late_stream = {};  // this input's late tuples go here (event time); "": bolt-level
-};
-
-// One `joins` entry: `name` joined on `key` to the key of the earlier input `with`.
-struct JoinClause {
-  JoinType type = JoinType::kInner;
-  std::string name;
-  std::vector<std::string> key;
-  std::string with;
-  std::string late_stream = {};  // as JoinFrom::late_stream
-};
-
-// Config of JoinBolt (docs/contracts.md, "Join and window bolts"); the names are its YAML keys.
-struct JoinBoltConfig {
-  JoinSelector selector = JoinSelector::kSource;  // selector: stream|source
-  JoinFrom from;                                  // from
-  std::vector<JoinClause> joins;                  // joins, applied in this order
-  std::string select;                             // select: "a:x, b:y AS z, w"
-  std::string output_stream = "default";          // output_stream
-  bool keep_null_probe_keys = false;  // null_probe_keys: keep (SQL-like); false: drop (Storm)
-  WindowConfig window;                // window and the event-time keys
-};
 
 // The most inputs a join takes (a window row's input is noted in a byte).
 inline constexpr std::size_t kMaxJoinInputs = 254;
@@ -94,51 +64,6 @@ class JoinBolt final : public PackedWindowedBolt {
   struct State;
   JoinBoltConfig config_;
   std::unique_ptr<State> state_;
-};
-
-// Storm's fluent JoinBolt API, with the same names:
-//   JoinBoltBuilder(JoinSelector::kStream, "users", "userId")
-//       .Join("orders", "userId", "users")
-//       .LeftJoin("cities", "cityName", "users")
-//       .Select("userId, name, price, country")
-//       .WithTumblingWindow(WindowSpan::Count(1000))
-//       .Build();   // a BoltFactory for TopologyBuilder::SetBolt
-// Join errors throw std::invalid_argument at the call, as Storm's do.
-class JoinBoltBuilder {
- public:
-  JoinBoltBuilder(JoinSelector selector, std::string from, std::string key);
-  JoinBoltBuilder(JoinSelector selector, std::string from, std::vector<std::string> key);
-
-  JoinBoltBuilder& Join(std::string name, std::string key, std::string with);
-  JoinBoltBuilder& LeftJoin(std::string name, std::string key, std::string with);
-  JoinBoltBuilder& RightJoin(std::string name, std::string key, std::string with);
-  JoinBoltBuilder& FullJoin(std::string name, std::string key, std::string with);
-  JoinBoltBuilder& Join(JoinType type, std::string name, std::vector<std::string> key,
-                        std::string with);
-  JoinBoltBuilder& Select(std::string fields);
-  JoinBoltBuilder& WithOutputStream(std::string stream);
-  JoinBoltBuilder& WithNullProbeKeys(bool keep);
-  JoinBoltBuilder& WithTumblingWindow(WindowSpan length);
-  JoinBoltBuilder& WithWindow(WindowSpan length, WindowSpan slide);
-  // Event time and lateness: timestamp_field, lag_ms, … of `window` (its type and spans are
-  // kept from the With*Window call).
-  JoinBoltBuilder& WithWindowConfig(WindowConfig window);
-  // Late tuples of every input to `stream` (Storm's withLateTupleStream; all inputs have
-  // `fields`), or of one input only, with that input's fields.
-  JoinBoltBuilder& WithLateTupleStream(std::string stream, topology::Fields fields);
-  JoinBoltBuilder& WithLateTupleStream(const std::string& input, std::string stream,
-                                       topology::Fields fields);
-
-  const JoinBoltConfig& config() const noexcept { return config_; }
-  // Validates and returns a factory of adapted JoinBolt instances (one per task).
-  topology::BoltFactory Build() const;
-
- private:
-  JoinBoltBuilder& WithShape(WindowConfig::Type type, WindowSpan length, WindowSpan slide);
-
-  JoinBoltConfig config_;
-  topology::Fields late_fields_;
-  std::vector<LateRoute> routes_;
 };
 
 // The per-input late routes of a join config: `fields_of(name)` gives an input's fields.

@@ -13,6 +13,7 @@
 #include "bolts/join/schema_cache.h"
 #include "bolts/join/symmetric_join_runner.h"
 #include "bolts/windowing/watermark_tracker.h"
+#include "topology/topology_context.h"
 
 // SymmetricHashJoinBolt's append mode (Spark's StreamingSymmetricHashJoinExec): the interval
 // join's buffers with the stays the condition allows, a pair filter, and the semi and anti joins.
@@ -36,8 +37,9 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     SymmetricInputs inputs;
     std::vector<topology::GroupingSpec> groupings;
     SymmetricContextInputs(context, inputs, groupings);
-    ValidateSymmetricHashJoinInputs(config_, context.GetRawTopology().Find(component_)->parallelism,
-                                    inputs, groupings);
+    ValidateSymmetricHashJoinInputs(
+        config_, topology::ContextAccess::Topology(context).Find(component_)->parallelism, inputs,
+        groupings);
     const SymmetricAppendEviction eviction = PlanSymmetricAppendEviction(config_, inputs);
     ValidateSymmetricHashJoinFitsTopology(config_, eviction, context.GetTopologyConfig());
     plan_ = PlanJoin(SymmetricAsJoinConfig(config_), inputs);

@@ -10,6 +10,7 @@
 #include "bolts/join/join_plan.h"
 #include "bolts/join/schema_cache.h"
 #include "bolts/join/symmetric_join_runner.h"
+#include "topology/topology_context.h"
 
 // SymmetricHashJoinBolt's changelog mode (Flink's StreamingJoinOperator over ChangelogJoinState).
 namespace tempest::bolts {
@@ -32,8 +33,9 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
     std::vector<topology::GroupingSpec> groupings;
     SymmetricContextInputs(context, inputs, groupings);
     ValidateSymmetricHashJoinInputs(
-        config_, context.GetRawTopology().Find(context.GetThisComponentId())->parallelism, inputs,
-        groupings);
+        config_,
+        topology::ContextAccess::Topology(context).Find(context.GetThisComponentId())->parallelism,
+        inputs, groupings);
     plan_ = PlanJoin(SymmetricAsJoinConfig(config_), inputs);
     fields_[0] = SymmetricSideFields(config_, config_.left.name, inputs);
     fields_[1] = SymmetricSideFields(config_, config_.right.name, inputs);

@@ -13,6 +13,7 @@
 #include "bolts/join/join_time_bounds.h"
 #include "bolts/join/symmetric_join_runner.h"
 #include "bolts/windowing/window_config.h"
+#include "topology/topology_context.h"
 
 namespace tempest::bolts {
 
@@ -110,7 +111,8 @@ topology::Fields SymmetricSideFields(const SymmetricHashJoinBoltConfig& c, const
 
 void SymmetricContextInputs(const topology::TopologyContext& context, SymmetricInputs& inputs,
                             std::vector<topology::GroupingSpec>& groupings) {
-  const topology::ComponentSpec* self = context.GetRawTopology().Find(context.GetThisComponentId());
+  const topology::ComponentSpec* self =
+      topology::ContextAccess::Topology(context).Find(context.GetThisComponentId());
   for (const topology::InputSpec& in : self->inputs) {
     inputs.emplace_back(in.source,
                         context.GetComponentOutputFields(in.source.component, in.source.stream));
@@ -369,6 +371,67 @@ void SymmetricHashJoinBolt::DeclareOutputFields(topology::OutputFieldsDeclarer& 
   for (const FieldSelector& f : ParseSelect(config_.select)) names.push_back(f.output_name);
   if (config_.mode == SymmetricJoinMode::kChangelog) names.emplace_back(kOpField);
   declarer.DeclareStream(config_.output_stream, topology::Fields(std::move(names)));
+}
+
+}  // namespace tempest::bolts
+
+namespace tempest::bolts {
+
+SymmetricHashJoinBoltBuilder::SymmetricHashJoinBoltBuilder(JoinSelector selector,
+                                                           SymmetricJoinInput left,
+                                                           SymmetricJoinInput right) {
+  config_.selector = selector;
+  config_.left = std::move(left);
+  config_.right = std::move(right);
+}
+
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::Type(SymmetricJoinType type) {
+  config_.type = type;
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::Mode(SymmetricJoinMode mode) {
+  config_.mode = mode;
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::Condition(std::string condition) {
+  config_.condition = std::move(condition);
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::StateTtl(int64_t ttl_ms) {
+  config_.state_ttl_ms = ttl_ms;
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::Select(std::string fields) {
+  config_.select = std::move(fields);
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::WithOutputStream(std::string stream) {
+  config_.output_stream = std::move(stream);
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::WithTimestampField(std::string field) {
+  config_.timestamp_field = std::move(field);
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::WithLag(int64_t lag_ms) {
+  config_.lag_ms = lag_ms;
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::WithWatermarkInterval(
+    int64_t interval_ms) {
+  config_.watermark_interval_ms = interval_ms;
+  return *this;
+}
+SymmetricHashJoinBoltBuilder& SymmetricHashJoinBoltBuilder::WithIdleTimeout(
+    int64_t idle_timeout_ms) {
+  config_.idle_timeout_ms = idle_timeout_ms;
+  return *this;
+}
+
+topology::BoltFactory SymmetricHashJoinBoltBuilder::Build() const {
+  ValidateSymmetricHashJoinBoltConfig(config_);  // now, not in every task
+  const SymmetricHashJoinBoltConfig config = config_;
+  return [config] { return std::make_unique<SymmetricHashJoinBolt>(config); };
 }
 
 }  // namespace tempest::bolts

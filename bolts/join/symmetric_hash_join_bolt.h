@@ -11,6 +11,7 @@
 
 #include "bolts/join/join_bolt.h"
 #include "bolts/windowing/windowed_bolt.h"
+#include "tempest/joins.h"
 #include "topology/bolt.h"
 #include "topology/grouping.h"
 #include "topology/topology_spec.h"
@@ -18,40 +19,6 @@
 namespace tempest::bolts {
 
 class SymmetricJoinRunner;  // one mode's half of the bolt (symmetric_join_runner.h)
-
-enum class SymmetricJoinType { kInner, kLeft, kRight, kFull, kLeftSemi, kLeftAnti };
-enum class SymmetricJoinMode { kAppend, kChangelog };
-
-// One side of a symmetric hash join (`left:` / `right:`).
-struct SymmetricJoinInput {
-  std::string name;                  // the input's stream or source name (selector)
-  std::vector<std::string> key;      // field descriptors, one per key part
-  std::string timestamp_field = {};  // event time (append mode); empty: the bolt's
-  bool unique = false;  // changelog: the key is the side's primary key, one row per key
-  int64_t state_ttl_ms =
-      -1;  // changelog: this side's TTL (Flink's per-side retention); -1: the bolt's
-};
-
-// Config of SymmetricHashJoinBolt (docs/contracts.md, "Join and window bolts"); the names are its
-// YAML keys.
-struct SymmetricHashJoinBoltConfig {
-  JoinSelector selector = JoinSelector::kSource;       // selector: stream|source
-  SymmetricJoinInput left;                             // left: {name, key, timestamp_field, unique}
-  SymmetricJoinInput right;                            // right: likewise
-  SymmetricJoinType type = SymmetricJoinType::kInner;  // type
-  SymmetricJoinMode mode = SymmetricJoinMode::kChangelog;  // mode: append|changelog
-  std::string condition;                  // condition (docs/expressions.md); "": none
-  int64_t state_ttl_ms = 0;               // state_ttl_ms: rows expire; 0: never
-  std::string select;                     // select: as JoinBolt's
-  std::string output_stream = "default";  // output_stream
-  // Event time, append mode only (docs/contracts.md, "Event time"): both sides' timestamp field,
-  // the watermark's lag, how often it is recomputed (0: after every tuple), and when a silent input
-  // stops holding it back (0: never).
-  std::string timestamp_field;
-  int64_t lag_ms = 0;
-  int64_t watermark_interval_ms = 1000;
-  int64_t idle_timeout_ms = 0;
-};
 
 // What a condition and the keys let an append-mode join evict (join_time_bounds.h): per side,
 // how long after its own timestamp a row may still pair (a row of side s leaves once the
@@ -127,7 +94,7 @@ void ValidateSymmetricHashJoinFitsTopology(const SymmetricHashJoinBoltConfig& co
 // anchored to it. left_semi emits a left row once, at its first match. Rows of a side that is
 // evicted are acked when they leave (so a crash replays them); the others when processed. Inputs
 // with an `_op` other than +I are reported, acked and dropped.
-class SymmetricHashJoinBolt final : public topology::Bolt {
+class SymmetricHashJoinBolt final : public topology::OwningBolt {
  public:
   // Throws std::invalid_argument (ValidateSymmetricHashJoinBoltConfig). `clock`: processing
   // time for state_ttl_ms.

@@ -30,7 +30,7 @@ PackedRow PackedRow::Parse(const uint8_t* data) noexcept {
 }
 
 std::size_t PackedRow::Size(const topology::Tuple& t, uint32_t origin) noexcept {
-  const topology::AckMeta& ack = t.ack();
+  const topology::AckMeta& ack = topology::TupleAccess::Ack(t);
   const std::size_t anchors = ack.anchors.size();
   std::size_t n = VarintSize(Head(origin, anchors)) + (anchors >= 3 ? VarintSize(anchors) : 0) +
                   16 * anchors + VarintSize(t.size());
@@ -39,7 +39,7 @@ std::size_t PackedRow::Size(const topology::Tuple& t, uint32_t origin) noexcept 
 }
 
 std::size_t PackedRow::SizeBound(const topology::Tuple& t, const uint8_t* read) noexcept {
-  std::size_t n = 5 + 10 + 16 * t.ack().anchors.size() + 10;
+  std::size_t n = 5 + 10 + 16 * topology::TupleAccess::Ack(t).anchors.size() + 10;
   const topology::Values& values = t.GetValues();
   for (std::size_t i = 0; i < values.size(); ++i)
     n += read == nullptr || read[i] != 0 ? PackedSizeBound(values[i]) : 1;
@@ -48,7 +48,7 @@ std::size_t PackedRow::SizeBound(const topology::Tuple& t, const uint8_t* read) 
 
 std::size_t PackedRow::Write(const topology::Tuple& t, uint32_t origin, const uint8_t* read,
                              uint8_t* at) noexcept {
-  const topology::AckMeta& ack = t.ack();
+  const topology::AckMeta& ack = topology::TupleAccess::Ack(t);
   uint8_t* p = PutVarint(at, Head(origin, ack.anchors.size()));
   if (ack.anchors.size() >= 3) p = PutVarint(p, ack.anchors.size());
   for (const topology::AckMeta::Anchor& a : ack.anchors) {

@@ -34,9 +34,11 @@ using topology::Tuple;
 // PackedWindowedBolt (it holds packed rows in an arena).
 template <class BoltT>
 class WindowedBoltAdapter final
-    : public topology::Bolt,
-      private std::conditional_t<std::is_same_v<BoltT, PackedWindowedBolt>, PackedWindowCollector,
-                                 topology::OutputCollector> {
+    : public topology::OwningBolt,
+      // public: RowEmitterOf crosses from the collector to the RowEmitter
+      public std::conditional_t<std::is_same_v<BoltT, PackedWindowedBolt>, PackedWindowCollector,
+                                topology::OutputCollector>,
+      public topology::RowEmitter {
   static constexpr bool kPacked = std::is_same_v<BoltT, PackedWindowedBolt>;
   using Held = std::conditional_t<kPacked, HeldRow, Tuple>;
 
@@ -56,6 +58,7 @@ class WindowedBoltAdapter final
   void Prepare(const topology::TopologyContext& context,
                topology::OutputCollector& collector) override {
     out_ = &collector;
+    out_rows_ = topology::RowEmitterOf(collector);
     component_ = context.GetThisComponentId();
     task_ = context.GetThisTaskId();
     ValidateWindowFitsTopology(config_, context.GetTopologyConfig());
@@ -311,14 +314,15 @@ class WindowedBoltAdapter final
   void Release(HeldRow row) {
     if (tracked_rows_ == 0) {
       // No held row has anchors (acking off): this one has nothing to read.
-      released_.mutable_ack().anchors.clear();
-      released_.mutable_ack().ack_val = 0;
+      topology::AckMeta& meta = topology::TupleAccess::MutableAck(released_);
+      meta.anchors.clear();
+      meta.ack_val = 0;
       out_->Ack(released_);
       arena_.Release(row);
       return;
     }
     const PackedRow r = PackedRow::Parse(arena_.Data(row));
-    r.LoadAck(released_.mutable_ack());
+    r.LoadAck(topology::TupleAccess::MutableAck(released_));
     if (r.anchors > 0) --tracked_rows_;
     uint64_t root = 0;
     const auto it = failed_.empty() || !r.FirstRoot(root)
@@ -335,8 +339,9 @@ class WindowedBoltAdapter final
 
   // A tuple leaves the window: acked, or failed if the bolt failed it.
   void Release(const Tuple& t) {
-    if (!failed_.empty() && !t.ack().anchors.empty()) {
-      const auto it = std::find(failed_.begin(), failed_.end(), t.ack().anchors.front());
+    const topology::AckMeta& meta = topology::TupleAccess::Ack(t);
+    if (!failed_.empty() && !meta.anchors.empty()) {
+      const auto it = std::find(failed_.begin(), failed_.end(), meta.anchors.front());
       if (it != failed_.end()) {
         failed_.erase(it);
         out_->Fail(t);
@@ -351,8 +356,9 @@ class WindowedBoltAdapter final
 
   // A held tuple is moved between containers, so it is recognised by its first (root, edge).
   void MarkFailed(const Tuple& t) {
-    if (t.ack().anchors.empty()) return;
-    MarkFailed(t.ack().anchors.front());
+    const topology::AckMeta& meta = topology::TupleAccess::Ack(t);
+    if (meta.anchors.empty()) return;
+    MarkFailed(meta.anchors.front());
   }
   // A packed row's pending word changes as the bolt emits, so it is recognised by its root.
   void MarkFailed(const HeldRow& row) {
@@ -396,7 +402,7 @@ class WindowedBoltAdapter final
     const std::size_t bound = PackedRow::SizeBound(t, read);
     const auto [row, at] = arena_.Allocate(bound);
     arena_.Trim(row, bound, PackedRow::Write(t, origin, read, at));
-    if (!t.ack().anchors.empty()) ++tracked_rows_;
+    if (!topology::TupleAccess::Ack(t).anchors.empty()) ++tracked_rows_;
     return row;
   }
 
@@ -419,14 +425,14 @@ class WindowedBoltAdapter final
     while (anchor_tuples_.size() < anchor_rows_.size()) anchor_tuples_.emplace_back();
     anchor_ptrs_.clear();
     for (std::size_t i = 0; i < anchor_rows_.size(); ++i) {
-      anchor_rows_[i].LoadAck(anchor_tuples_[i].mutable_ack());
+      anchor_rows_[i].LoadAck(topology::TupleAccess::MutableAck(anchor_tuples_[i]));
       anchor_ptrs_.push_back(&anchor_tuples_[i]);
     }
     topology::OutputCollector::Forward(*out_, stream, direct_task,
                                        Anchors(anchor_ptrs_.data(), anchor_ptrs_.size()),
                                        std::move(values));
     for (std::size_t i = 0; i < anchor_rows_.size(); ++i) {
-      anchor_rows_[i].FoldAckVal(anchor_tuples_[i].ack().ack_val);
+      anchor_rows_[i].FoldAckVal(topology::TupleAccess::Ack(anchor_tuples_[i]).ack_val);
     }
   }
 
@@ -441,7 +447,7 @@ class WindowedBoltAdapter final
   void EmitRowsAnchoredToRows(std::string_view stream, std::span<const HeldRow> common,
                               std::span<const HeldRow> each, topology::RowFiller& filler) {
     if (tracked_rows_ == 0) {
-      topology::OutputCollector::ForwardRows(*out_, stream, each.size(), filler);
+      topology::EmitRows(*out_, out_rows_, stream, each.size(), filler);
       return;
     }
     for (std::size_t i = 0; i < each.size(); ++i) {
@@ -455,13 +461,12 @@ class WindowedBoltAdapter final
 
   // Unanchored rows are anchored to the window, as DoEmit's are: in one call when nothing to
   // anchor to is tracked.
-  void DoEmitRows(std::string_view stream, std::size_t count,
-                  topology::RowFiller& filler) override {
+  void EmitRows(std::string_view stream, std::size_t count, topology::RowFiller& filler) override {
     if (kPacked ? tracked_rows_ == 0 : window_.empty()) {
-      topology::OutputCollector::ForwardRows(*out_, stream, count, filler);
+      topology::EmitRows(*out_, out_rows_, stream, count, filler);
       return;
     }
-    topology::OutputCollector::DoEmitRows(stream, count, filler);
+    topology::EmitRows(*this, nullptr, stream, count, filler);
   }
 
   void DoEmit(std::string_view stream, int direct_task, Anchors anchors,
@@ -494,6 +499,7 @@ class WindowedBoltAdapter final
   WindowClock clock_;
   const bool count_only_;  // processing-time count slide and length: time is only the end stamp
   topology::OutputCollector* out_ = nullptr;
+  topology::RowEmitter* out_rows_ = nullptr;  // out_'s, if it has one
   std::string component_;
   int task_ = 0;
   std::vector<topology::GlobalStreamId> sources_;

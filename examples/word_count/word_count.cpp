@@ -5,11 +5,10 @@
 // The spout reads a bundled text (repeated --repeat times) and ends by itself; end-of-stream
 // then drains every bolt, and the report bolt prints the final counts. With --workers N the same
 // program runs as a supervisor and N worker processes of itself (docs/multi-process.md).
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -18,12 +17,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "launch/run_topology.h"
-#include "topology/basic_bolt.h"
-#include "topology/spout.h"
-#include "topology/topology_builder.h"
+#include "tempest/tempest.h"
 
-using namespace tempest::topology;
+using namespace tempest;
 
 namespace {
 
@@ -117,11 +113,13 @@ class ReportBolt : public BasicBolt {
     });
     int64_t total = 0;
     for (const auto& [w, n] : sorted) total += n;
-    fmt::print("{} words, {} distinct. Top {}:\n", total, sorted.size(),
-               std::min(top_, sorted.size()));
+    std::printf("%lld words, %zu distinct. Top %zu:\n", static_cast<long long>(total),
+                sorted.size(), std::min(top_, sorted.size()));
     for (std::size_t i = 0; i < sorted.size() && i < top_; ++i) {
-      fmt::print("  {:<12} {:>9}\n", sorted[i].first, sorted[i].second);
+      std::printf("  %-12s %9lld\n", sorted[i].first.c_str(),
+                  static_cast<long long>(sorted[i].second));
     }
+    std::fflush(stdout);
   }
   void DeclareOutputFields(OutputFieldsDeclarer&) const override {}
 

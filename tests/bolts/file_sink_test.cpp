@@ -46,7 +46,7 @@ StreamSchema Schema(std::vector<std::string> fields, std::string component = "sr
 
 Tuple Tracked(const StreamSchema& schema, Values values, uint64_t root) {
   Tuple t(&schema, 7, std::move(values));
-  t.mutable_ack().anchors.push_back({root, root * 10});
+  tempest::topology::TupleAccess::MutableAck(t).anchors.push_back({root, root * 10});
   return t;
 }
 
@@ -116,8 +116,9 @@ TEST(FileSinkTest, AcksOnlyOnceTheLinesAreWrittenAndFlushesEveryFlushMs) {
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(out.acked[i].schema(), &schema);
     EXPECT_EQ(out.acked[i].GetSourceTask(), 7);
-    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(out.acked[i].ack().anchors.begin(),
-                                                     out.acked[i].ack().anchors.end()),
+    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(
+                  tempest::topology::TupleAccess::Ack(out.acked[i]).anchors.begin(),
+                  tempest::topology::TupleAccess::Ack(out.acked[i]).anchors.end()),
               (std::vector<topology::AckMeta::Anchor>{{i + 1, (i + 1) * 10}}));
     EXPECT_EQ(out.acked[i].size(), 0u);
   }

@@ -61,7 +61,11 @@ endif()
 tempest(validate ${data}/cli/not_a_plugin.yaml --set plugin=${NOT_A_PLUGIN})
 expect_eq("not-a-plugin exit code" "${rc}" "2")
 expect_eq("not-a-plugin message" "${err}"
-          "${data}/cli/not_a_plugin.yaml:2:11: plugins[0]: plugin \"${NOT_A_PLUGIN}\" has no tempest_plugin_register_v1 symbol: define it with TEMPEST_PLUGIN(registry) { ... } from topology/plugin.h\n")
+          "${data}/cli/not_a_plugin.yaml:2:11: plugins[0]: plugin \"${NOT_A_PLUGIN}\" has no tempest_plugin_register_v1 symbol: define it with TEMPEST_PLUGIN(registry) { ... } from tempest/plugin.h\n")
+tempest(validate ${data}/cli/not_a_plugin.yaml --set plugin=${OTHER_VERSION_PLUGIN})
+expect_eq("other-version plugin exit code" "${rc}" "2")
+expect_eq("other-version plugin message" "${err}"
+          "${data}/cli/not_a_plugin.yaml:2:11: plugins[0]: plugin \"${OTHER_VERSION_PLUGIN}\" was built against Tempest 0.0.7; this is Tempest ${VERSION} (major and minor versions must match): rebuild the plugin against it\n")
 
 # Flux's simple_wordcount shape runs until SIGINT, then drains and exits 0 with its summary.
 execute_process(COMMAND timeout --preserve-status -s INT 2 ${TEMPEST} run

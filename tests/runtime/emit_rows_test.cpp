@@ -11,6 +11,7 @@
 #include "../support/generator.h"
 #include "../support/log_capture.h"
 #include "../support/test_components.h"
+#include "bolts/windowing/windowed_bolt.h"
 #include "runtime/local_cluster.h"
 #include "topology/topology_builder.h"
 
@@ -82,7 +83,7 @@ TEST(EmitRowsTest, EveryGroupingGetsTheRowsOfThatManyEmitsInOrder) {
            const int64_t n = t.GetInt(0);
            for (const char* stream : {"shuffled", "everywhere", "keyed"}) {
              PairRows rows(n, kNoBadRow, false);
-             out.EmitRows(stream, RowsOf(n), rows);
+             topology::EmitRows(out, topology::RowEmitterOf(out), stream, RowsOf(n), rows);
            }
            out.Ack(t);
          });
@@ -144,7 +145,7 @@ TEST(EmitRowsTest, AFailedRowIsNotSentAndFailsTheInputAsEmitWould) {
         [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
           const int64_t n = t.GetInt(0);
           PairRows rows(n, n % 3 == 0 ? kNoBadRow : 1, n % 3 == 2);
-          out.EmitRows("default", 3, rows);
+          topology::EmitRows(out, topology::RowEmitterOf(out), "default", 3, rows);
           out.Ack(t);
         });
   };
@@ -197,7 +198,7 @@ TEST(EmitRowsTest, AnUndeclaredStreamIsAnErrorAndNothingIsFilled) {
          std::map<std::string, Fields>{{"default", {"n", "i"}}},
          [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
            PairRows rows(t.GetInt(0), 0, true);  // would throw its own error if called
-           out.EmitRows("nowhere", 2, rows);
+           topology::EmitRows(out, topology::RowEmitterOf(out), "nowhere", 2, rows);
            out.Ack(t);
          });
    }).ShuffleGrouping("gen");
@@ -216,6 +217,41 @@ TEST(EmitRowsTest, AnUndeclaredStreamIsAnErrorAndNothingIsFilled) {
             std::string::npos)
       << log;
   EXPECT_EQ(log.find("filler gave up"), std::string::npos) << log;
+}
+
+// The collectors the runtime and the windowed adapter hand to bolts take rows in one call (the
+// joins' fast path): RowEmitterOf finds it through the public OutputCollector.
+TEST(EmitRowsTest, TheRuntimeAndWindowedCollectorsAreRowEmitters) {
+  auto found = std::make_shared<std::map<std::string, bool>>();
+  class Probe final : public bolts::WindowedBolt {
+   public:
+    explicit Probe(std::shared_ptr<std::map<std::string, bool>> found) : found_(std::move(found)) {}
+    void Prepare(const TopologyContext&, OutputCollector& out) override {
+      (*found_)["windowed"] = topology::RowEmitterOf(out) != nullptr;
+    }
+    void Execute(const bolts::TupleWindow&) override {}
+    void DeclareOutputFields(topology::OutputFieldsDeclarer&) const override {}
+
+   private:
+    std::shared_ptr<std::map<std::string, bool>> found_;
+  };
+  topology::TopologyBuilder b;
+  b.SetSpout("gen", testing::Generator(3));
+  b.SetBolt("plain", [found] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, Fields>{{"default", {"n"}}},
+         [found](const Tuple& t, OutputCollector& out, const TopologyContext&) {
+           (*found)["plain"] = topology::RowEmitterOf(out) != nullptr;
+           out.Ack(t);
+         });
+   }).ShuffleGrouping("gen");
+  b.SetBolt("windowed", [found] {
+     return bolts::AdaptWindowedBolt(std::make_unique<Probe>(found),
+                                     bolts::WindowConfig::Tumbling(bolts::WindowSpan::Count(2)));
+   }).ShuffleGrouping("gen");
+  const RunSummary s = LocalCluster(b.Build()).Run();
+  ASSERT_TRUE(s.completed) << s.error;
+  EXPECT_EQ(*found, (std::map<std::string, bool>{{"plain", true}, {"windowed", true}}));
 }
 
 }  // namespace

@@ -136,7 +136,8 @@ class FakeBoltCollector : public topology::OutputCollector {
               topology::Values&& values) override {
     std::vector<uint64_t> roots;
     for (const topology::Tuple* a : anchors) {
-      if (a != nullptr && !a->ack().anchors.empty()) roots.push_back(a->ack().anchors.front().root);
+      if (a != nullptr && !tempest::topology::TupleAccess::Ack(*a).anchors.empty())
+        roots.push_back(tempest::topology::TupleAccess::Ack(*a).anchors.front().root);
     }
     emitted.push_back({std::string(stream),
                        {anchors.begin(), anchors.end()},

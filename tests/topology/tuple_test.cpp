@@ -42,13 +42,13 @@ TEST(TupleTest, KnowsWhereItCameFrom) {
 TEST(TupleTest, IsAMovableValueTypeWithAckRoom) {
   const StreamSchema schema = Schema();
   Tuple a(&schema, 1, {"x", 1, 1.0});
-  a.mutable_ack().anchors.push_back({11, 22});
+  tempest::topology::TupleAccess::MutableAck(a).anchors.push_back({11, 22});
   Tuple b = std::move(a);
   EXPECT_EQ(b.GetString(0), "x");
-  ASSERT_EQ(b.ack().anchors.size(), 1u);
-  EXPECT_EQ(b.ack().anchors[0].edge, 22u);
+  ASSERT_EQ(tempest::topology::TupleAccess::Ack(b).anchors.size(), 1u);
+  EXPECT_EQ(tempest::topology::TupleAccess::Ack(b).anchors[0].edge, 22u);
   Tuple c = b;  // copies are independent
-  c.MutableValues()[0] = "y";
+  tempest::topology::TupleAccess::MutableValues(c)[0] = "y";
   EXPECT_EQ(b.GetString(0), "x");
 }
 

@@ -74,7 +74,7 @@ TEST_F(FrameTest, EveryValueTypeRoundTrips) {
       b_, 3, Values{std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), -1});
   tuples.emplace_back(b_, 3, Values{true, 2.5, std::string("h\xc3\xa9llo\0x", 8)});
   tuples.emplace_back(b_, 3, Values{Bytes{std::string("\x00\xff", 2)}, nested, ""});
-  tuples.back().mutable_ack().anchors = {{1, 2}, {UINT64_MAX, 0}};
+  tempest::topology::TupleAccess::MutableAck(tuples.back()).anchors = {{1, 2}, {UINT64_MAX, 0}};
   const std::string bytes = Encode(tuples);
 
   Frame f;
@@ -87,7 +87,9 @@ TEST_F(FrameTest, EveryValueTypeRoundTrips) {
     EXPECT_EQ(f.tuples[i].schema(), tuples[i].schema()) << i;
     EXPECT_EQ(f.tuples[i].GetValues(), tuples[i].GetValues()) << i;
     EXPECT_EQ(f.tuples[i].GetSourceTask(), 3);
-    EXPECT_EQ(f.tuples[i].ack().anchors, tuples[i].ack().anchors) << i;
+    EXPECT_EQ(tempest::topology::TupleAccess::Ack(f.tuples[i]).anchors,
+              tempest::topology::TupleAccess::Ack(tuples[i]).anchors)
+        << i;
   }
   EXPECT_EQ(f.tuples[3].GetValue(0).type(), topology::ValueType::kBytes);
 }
@@ -298,8 +300,9 @@ TEST_F(FrameTest, AFrameBuiltFromValuesDecodesLikeEncodedTuples) {
     EXPECT_EQ(f.tuples[0].schema(), b_);
     EXPECT_EQ(f.tuples[0].GetValues(), (Values{round, "s", 0.5}));
     EXPECT_EQ(f.tuples[1].GetValues(), (Values{List{1, 2}}));
-    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(f.tuples[2].ack().anchors.begin(),
-                                                     f.tuples[2].ack().anchors.end()),
+    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(
+                  tempest::topology::TupleAccess::Ack(f.tuples[2]).anchors.begin(),
+                  tempest::topology::TupleAccess::Ack(f.tuples[2]).anchors.end()),
               anchors);
   }
 }
@@ -308,7 +311,7 @@ TEST_F(FrameTest, DecodingIntoUsedTuplesLeavesNothingOfTheOldOnes) {
   std::vector<Tuple> first, second;
   for (int i = 0; i < 4; ++i) {
     first.emplace_back(b_, 3, Values{"a long string that is on the heap", i, List{i}});
-    first.back().mutable_ack().anchors = {{1, 2}};
+    tempest::topology::TupleAccess::MutableAck(first.back()).anchors = {{1, 2}};
   }
   second.emplace_back(a_, 3, Values{42});
   second.emplace_back(b_, 3, Values{1.5, "x", Value()});
@@ -319,7 +322,7 @@ TEST_F(FrameTest, DecodingIntoUsedTuplesLeavesNothingOfTheOldOnes) {
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(f.tuples[i].schema(), second[i].schema());
     EXPECT_EQ(f.tuples[i].GetValues(), second[i].GetValues());
-    EXPECT_TRUE(f.tuples[i].ack().anchors.empty());
+    EXPECT_TRUE(tempest::topology::TupleAccess::Ack(f.tuples[i]).anchors.empty());
   }
 }
 

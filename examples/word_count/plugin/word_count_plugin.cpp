@@ -8,10 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "topology/basic_bolt.h"
-#include "topology/plugin.h"
+#include "tempest/tempest.h"
 
-using namespace tempest::topology;
+using namespace tempest;
 
 namespace {
 
@@ -67,9 +66,7 @@ class TopWords : public BasicBolt {
 }  // namespace
 
 TEMPEST_PLUGIN(registry) {
-  registry.AddBolt("SplitSentence", [](ConfigReader&, const ComponentContext&) -> BoltFactory {
-    return [] { return AdaptBasicBolt(std::make_unique<SplitSentence>()); };
-  });
+  registry.AddBolt<SplitSentence>("SplitSentence");  // no config keys
   registry.AddBolt("TopWords", [](ConfigReader& config, const ComponentContext&) -> BoltFactory {
     const int64_t top = config.IntAtLeast("top", 10, 1);
     return [top] { return AdaptBasicBolt(std::make_unique<TopWords>(top)); };

@@ -80,7 +80,7 @@ class Harness {
   void Click(Value id, int64_t ts) { Send("clicks", {std::move(id), Value(ts)}); }
   void Send(const std::string& stream, Values values) {
     Tuple t(schemas_.at(stream), 1, std::move(values));
-    t.mutable_ack().anchors.push_back({++root_, 1});
+    tempest::topology::TupleAccess::MutableAck(t).anchors.push_back({++root_, 1});
     bolt_->ExecuteOwned(t);
   }
   void End() { bolt_->OnEndOfStream(); }
@@ -208,8 +208,8 @@ TEST(IntervalJoinBoltTest, RowsAreAnchoredToTheTuplesTheyJoinAndInputsAckedOnlyW
   ASSERT_EQ(joined.anchors.size(), 2u);
   EXPECT_EQ(joined.anchors[0]->GetSourceStreamId(), "shows");
   EXPECT_EQ(joined.anchors[1]->GetSourceStreamId(), "clicks");
-  EXPECT_EQ(joined.anchors[0]->ack().anchors.front().root, 101u);
-  EXPECT_EQ(joined.anchors[1]->ack().anchors.front().root, 102u);
+  EXPECT_EQ(tempest::topology::TupleAccess::Ack(*joined.anchors[0]).anchors.front().root, 101u);
+  EXPECT_EQ(tempest::topology::TupleAccess::Ack(*joined.anchors[1]).anchors.front().root, 102u);
   EXPECT_TRUE(h.out.acked.empty());  // both still held: a crash now replays them
   h.Show(2, 20);                     // watermark 4: the click is at it, so it stays
   EXPECT_TRUE(h.out.acked.empty());
@@ -218,7 +218,8 @@ TEST(IntervalJoinBoltTest, RowsAreAnchoredToTheTuplesTheyJoinAndInputsAckedOnlyW
   h.End();
   ASSERT_EQ(h.out.emitted.size(), 2u);
   ASSERT_EQ(h.out.emitted[1].anchors.size(), 1u);  // padded show 2: anchored to it alone
-  EXPECT_EQ(h.out.emitted[1].anchors[0]->ack().anchors.front().root, 103u);
+  EXPECT_EQ(tempest::topology::TupleAccess::Ack(*h.out.emitted[1].anchors[0]).anchors.front().root,
+            103u);
   EXPECT_EQ(h.out.emitted[1].values, (Values{2, kNull, 20}));
 }
 

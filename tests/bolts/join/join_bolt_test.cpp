@@ -91,7 +91,7 @@ class JoinHarness {
     uint64_t root = 0;
     for (Tuple& t : tuples_) {
       ++root;
-      t.mutable_ack().anchors = {{root, root << 32}};
+      tempest::topology::TupleAccess::MutableAck(t).anchors = {{root, root << 32}};
       bolt->Execute(t);
     }
     std::vector<Values> rows;

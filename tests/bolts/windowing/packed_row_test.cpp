@@ -40,8 +40,8 @@ Values Mixed() {
 
 TEST(PackedRowTest, ValuesAndAckMetadataRoundTrip) {
   Tuple t(nullptr, 3, Mixed());
-  t.mutable_ack().anchors = {{11, 0xA0}, {12, 0xB0}};
-  t.mutable_ack().ack_val = 0x0F;
+  tempest::topology::TupleAccess::MutableAck(t).anchors = {{11, 0xA0}, {12, 0xB0}};
+  tempest::topology::TupleAccess::MutableAck(t).ack_val = 0x0F;
   std::string bytes;
   PackedRow::Append(t, 5, bytes);
   const PackedRow r = PackedRow::Parse(reinterpret_cast<const uint8_t*>(bytes.data()));
@@ -71,7 +71,8 @@ TEST(PackedRowTest, ValuesAndAckMetadataRoundTrip) {
 TEST(PackedRowTest, ThreeOrMoreAnchorsAndLargeOriginsRoundTrip) {
   for (const std::size_t n : {std::size_t{2}, std::size_t{3}, std::size_t{4}, std::size_t{130}}) {
     Tuple t(nullptr, 1, Values{Value("v")});
-    for (std::size_t i = 0; i < n; ++i) t.mutable_ack().anchors.push_back({i + 1, 100 + i});
+    for (std::size_t i = 0; i < n; ++i)
+      tempest::topology::TupleAccess::MutableAck(t).anchors.push_back({i + 1, 100 + i});
     std::string bytes;
     PackedRow::Append(t, 1u << 29, bytes);
     EXPECT_EQ(bytes.size(), PackedRow::Size(t, 1u << 29));
@@ -211,7 +212,7 @@ TEST(RowArenaTest, TrimGivesBackTheUnusedEndOfTheLastRow) {
 
 TEST(PackedRowTest, TheSizeBoundHoldsAndWriteReturnsTheSize) {
   Tuple t(nullptr, 3, Mixed());
-  t.mutable_ack().anchors = {{1, 2}};
+  tempest::topology::TupleAccess::MutableAck(t).anchors = {{1, 2}};
   EXPECT_GE(PackedRow::SizeBound(t), PackedRow::Size(t, 300));
   std::string bytes(PackedRow::SizeBound(t), '\0');
   EXPECT_EQ(PackedRow::Write(t, 300, reinterpret_cast<uint8_t*>(bytes.data())),

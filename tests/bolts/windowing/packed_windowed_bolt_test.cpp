@@ -91,12 +91,15 @@ struct Harness {
   // Input `id`, tracked as root id + 1.
   void Send(int64_t id, int64_t ts = 0) {
     Tuple& t = inputs.emplace_back(&s1, 1, Values{id, ts});
-    t.mutable_ack().anchors.push_back({static_cast<uint64_t>(id + 1), 7});
-    bolt->ExecuteOwned(t);
+    tempest::topology::TupleAccess::MutableAck(t).anchors.push_back(
+        {static_cast<uint64_t>(id + 1), 7});
+    topology::ExecuteOwned(*bolt, t);
   }
   static Ids Roots(const std::vector<Tuple>& tuples) {
     Ids ids;
-    for (const Tuple& t : tuples) ids.push_back(static_cast<int64_t>(t.ack().anchors[0].root) - 1);
+    for (const Tuple& t : tuples)
+      ids.push_back(static_cast<int64_t>(tempest::topology::TupleAccess::Ack(t).anchors[0].root) -
+                    1);
     return ids;
   }
 };
@@ -108,7 +111,10 @@ TEST(PackedWindowedBoltTest, WindowsHoldTheRowsInArrivalOrderAndAckThemAsTheyLea
   EXPECT_EQ(h.recorder->first_streams[0], "s1");
   EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 2, 3}));
   // Each row's ack carries its own edge: the collector here does not XOR any in.
-  for (const Tuple& t : h.out.acked) EXPECT_EQ(t.ack().anchors[0].edge ^ t.ack().ack_val, 7u);
+  for (const Tuple& t : h.out.acked)
+    EXPECT_EQ(tempest::topology::TupleAccess::Ack(t).anchors[0].edge ^
+                  tempest::topology::TupleAccess::Ack(t).ack_val,
+              7u);
   h.bolt->OnEndOfStream();
   EXPECT_EQ(Harness::Roots(h.out.acked), (Ids{1, 2, 3, 4, 5, 6}));
   EXPECT_TRUE(h.out.failed.empty());

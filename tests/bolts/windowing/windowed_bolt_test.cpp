@@ -110,7 +110,8 @@ struct Harness {
   // Input `id` with event time `ts` on stream 1 or 2, tracked as root `id`.
   const Tuple& Send(int64_t id, int64_t ts = 0, int stream = 1) {
     Tuple& t = inputs.emplace_back(stream == 1 ? &s1 : &s2, stream, Values{id, ts});
-    t.mutable_ack().anchors.push_back({static_cast<uint64_t>(id + 1), 7});
+    tempest::topology::TupleAccess::MutableAck(t).anchors.push_back(
+        {static_cast<uint64_t>(id + 1), 7});
     bolt->Execute(t);
     return t;
   }

@@ -1,6 +1,8 @@
 #pragma once
 
-#include "topology/topology_builder.h"
+// Running a topology from a C++ program (part of Tempest's public API, tempest/tempest.h).
+
+#include "tempest/topology_builder.h"
 
 namespace tempest {
 
@@ -14,6 +16,6 @@ namespace tempest {
 //   --log-file PATH    append logs (the workers' too) to PATH instead of stderr
 // With N > 1 this program is started again as each worker, with the same arguments: it must
 // build the same topology from them, then call RunTopology, which runs the worker's share.
-int RunTopology(int argc, char** argv, const topology::TopologyBuilder& builder);
+int RunTopology(int argc, char** argv, const TopologyBuilder& builder);
 
 }  // namespace tempest
