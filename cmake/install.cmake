@@ -22,3 +22,17 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/TempestConfigVersio
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/TempestConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/TempestConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Tempest)
+
+# `cpack -G DEB` (scripts/package.sh): a .deb with the command, the library, the public headers
+# and the CMake package, installed under /usr.
+set(CPACK_PACKAGE_NAME tempest)
+set(CPACK_PACKAGE_VENDOR "The Tempest developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Stream-processing topologies in C++, in the style of Storm")
+set(CPACK_PACKAGE_CONTACT "Tempest developers <tempest@localhost>")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The public headers include Boost.Container; a plugin's build needs the compiler and CMake.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libboost-dev, g++ (>= 12), cmake (>= 3.22)")
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+include(CPack)
