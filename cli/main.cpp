@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -135,7 +136,7 @@ int main(int argc, char** argv) {
   run->add_option("--workers", run_flags.workers,
                   "Worker processes (default: topology.workers, else 1); 1 runs everything in "
                   "this process, N > 1 starts N workers under this supervisor")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   run->add_option("--transport", run_flags.transport,
                   "How workers talk: ipc (sockets in a private run folder) or tcp (127.0.0.1)")
       ->check(CLI::IsMember({"ipc", "tcp"}));

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -26,7 +27,8 @@ Flags ParseFlags(int argc, char** argv) {
   app.set_help_flag();
   app.allow_extras();
   Flags flags;
-  app.add_option("--workers", flags.options.workers)->check(CLI::PositiveNumber);
+  app.add_option("--workers", flags.options.workers)
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   app.add_option("--transport", flags.transport)->check(CLI::IsMember({"ipc", "tcp"}));
   app.add_flag("--quiet", flags.options.quiet);
   app.add_option("--log-level", flags.log_level);

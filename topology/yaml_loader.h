@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
@@ -11,6 +12,10 @@
 namespace tempest::topology {
 
 // How to load a topology file (the `tempest` command's loading flags).
+// The largest topology file (or include) the loader reads: anything larger is a mistake (a
+// device, a data file), refused before it can exhaust memory.
+inline constexpr std::size_t kMaxTopologyFileBytes = 16 << 20;
+
 struct LoadOptions {
   // --set KEY=VALUE, in order: defines property KEY for ${KEY} and overrides config KEY.
   std::vector<std::pair<std::string, std::string>> set;

@@ -153,7 +153,16 @@ file(REMOVE ${log})
 tempest(run ${data}/cli/quiet.yaml --log-level loud)
 expect_eq("bad --log-level exit code" "${rc}" "2")
 
-# usage errors exit 2.
+# usage errors exit 2, with a message that says what is wrong.
+tempest(run ${data}/cli/quiet.yaml --workers 0)
+expect_eq("--workers 0 exit code" "${rc}" "2")
+if(NOT err MATCHES "^--workers: Value 0 not in range 1 to 2147483647\n")
+  message(FATAL_ERROR "unexpected --workers 0 message:\n${err}")
+endif()
+tempest(validate ${data}/cli)
+expect_eq("a directory as the topology exit code" "${rc}" "2")
+expect_eq("a directory as the topology message" "${err}"
+          "${data}/cli: is a directory, not a topology file\n")
 tempest(run)
 expect_eq("usage exit code" "${rc}" "2")
 tempest(run ${data}/cli/quiet.yaml --set novalue)

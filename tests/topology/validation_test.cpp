@@ -188,3 +188,33 @@ TEST(ValidationTest, DeclaringAStreamTwice) {
 
 }  // namespace
 }  // namespace tempest::topology
+
+namespace tempest::topology {
+namespace {
+
+// Validation walks the graph with an explicit stack: a chain of 100,000 bolts validates (the
+// recursive walk overflowed the stack near 32,700), and a cycle at its end is still found.
+TEST(ValidationTest, AChainOf100000BoltsValidatesAndItsCycleIsFound) {
+  constexpr int kBolts = 100'000;
+  TopologyBuilder b("chain");
+  b.SetSpout("s", Spout({"word"}));
+  for (int i = 0; i < kBolts; ++i) {
+    b.SetBolt("b" + std::to_string(i), Bolt({{"default", {"word"}}}))
+        .ShuffleGrouping(i == 0 ? "s" : "b" + std::to_string(i - 1));
+  }
+  EXPECT_EQ(b.Build()->components.size(), kBolts + 1u);
+
+  TopologyBuilder cyclic("chain");
+  cyclic.SetSpout("s", Spout({"word"}));
+  for (int i = 0; i < kBolts; ++i) {
+    BoltDeclarer d = cyclic.SetBolt("b" + std::to_string(i), Bolt({{"default", {"word"}}}));
+    d.ShuffleGrouping(i == 0 ? "s" : "b" + std::to_string(i - 1));
+    if (i == kBolts - 3) d.ShuffleGrouping("b" + std::to_string(kBolts - 1));
+  }
+  EXPECT_EQ(BuildError(cyclic),
+            "Topology 'chain' has a cycle: b99997 -> b99998 -> b99999 -> b99997. Streams must "
+            "form an acyclic graph so that end-of-stream reaches every task");
+}
+
+}  // namespace
+}  // namespace tempest::topology
