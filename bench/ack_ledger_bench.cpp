@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/ack_ledger.h"
+#include "runtime/acking/ack_ledger.h"
 
 namespace {
 

@@ -54,7 +54,7 @@
 #include "bench/process_bench.h"
 #include "bench/wait_yield.h"
 #include "bolts/join/join_bolt.h"
-#include "runtime/worker_plan.h"
+#include "runtime/process/worker_plan.h"
 #include "spouts/generator_spout.h"
 #include "topology/task_layout.h"
 #include "topology/topology_builder.h"

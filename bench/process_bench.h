@@ -23,8 +23,8 @@
 #include <vector>
 #include <zmq.hpp>
 
-#include "runtime/process_cluster.h"
-#include "runtime/worker.h"
+#include "runtime/process/process_cluster.h"
+#include "runtime/process/worker.h"
 #include "topology/bolt.h"
 #include "topology/topology_spec.h"
 

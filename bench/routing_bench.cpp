@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bolts/null_bolt.h"
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 #include "spouts/generator_spout.h"
 #include "topology/grouping.h"
 #include "topology/task_layout.h"

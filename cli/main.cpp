@@ -13,7 +13,7 @@
 #include "bolts/builtin_bolts.h"
 #include "launch/console.h"
 #include "launch/launch.h"
-#include "runtime/worker.h"
+#include "runtime/process/worker.h"
 #include "spouts/builtin_spouts.h"
 #include "tempest/version.h"
 #include "topology/config_node.h"

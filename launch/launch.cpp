@@ -17,7 +17,7 @@
 
 #include "launch/run_display.h"
 #include "runtime/local_cluster.h"
-#include "runtime/process_cluster.h"
+#include "runtime/process/process_cluster.h"
 
 namespace tempest::launch {
 namespace {

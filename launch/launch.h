@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "launch/console.h"
-#include "runtime/worker.h"
+#include "runtime/process/worker.h"
 #include "topology/topology_spec.h"
 #include "transport/transport.h"
 

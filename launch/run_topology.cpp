@@ -7,7 +7,7 @@
 #include <string>
 
 #include "launch/launch.h"
-#include "runtime/worker.h"
+#include "runtime/process/worker.h"
 #include "tempest/run.h"
 #include "topology/errors.h"
 #include "topology/topology_builder.h"

@@ -7,10 +7,10 @@
 #include <mutex>
 #include <string>
 
-#include "runtime/ack_ids.h"
-#include "runtime/chaining.h"
+#include "runtime/acking/ack_ids.h"
+#include "runtime/queues/chaining.h"
 #include "runtime/emitter.h"
-#include "runtime/remote_link.h"
+#include "runtime/process/remote_link.h"
 #include "runtime/task_executor.h"
 #include "topology/bolt.h"
 #include "transport/frame.h"

@@ -3,8 +3,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/outbox.h"
-#include "runtime/router.h"
+#include "runtime/queues/outbox.h"
+#include "runtime/routing/router.h"
 #include "runtime/task_metrics.h"
 #include "topology/output_collector.h"
 #include "topology/topology_context.h"

@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/router.h"
+#include "runtime/routing/router.h"
 #include "runtime/run_control.h"
 #include "runtime/task_metrics.h"
-#include "runtime/task_queue.h"
+#include "runtime/queues/task_queue.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 #include "transport/stream_table.h"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/latency_histogram.h"
+#include "runtime/acking/latency_histogram.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 

@@ -6,9 +6,9 @@
 #include <thread>
 #include <unordered_set>
 
-#include "runtime/ack_ids.h"
-#include "runtime/remote_link.h"
-#include "runtime/spout_pending.h"
+#include "runtime/acking/ack_ids.h"
+#include "runtime/process/remote_link.h"
+#include "runtime/acking/spout_pending.h"
 #include "runtime/task_executor.h"
 #include "topology/spout.h"
 #include "topology/value_hash.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "runtime/executor.h"
-#include "runtime/remote_link.h"
+#include "runtime/process/remote_link.h"
 
 namespace tempest::runtime {
 

@@ -16,7 +16,7 @@
 #include "../support/data_dir.h"
 #include "../support/temp_dir.h"
 #include "../support/tempest_workers.h"
-#include "runtime/process_cluster.h"
+#include "runtime/process/process_cluster.h"
 
 namespace tempest {
 namespace {

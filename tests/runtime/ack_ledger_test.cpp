@@ -1,13 +1,13 @@
 // The acker's XOR ledger: Storm's tuple-tree arithmetic, in any arrival order, with timeouts by
 // rotation.
-#include "runtime/ack_ledger.h"
+#include "runtime/acking/ack_ledger.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <unordered_map>
 
-#include "runtime/ack_ids.h"
+#include "runtime/acking/ack_ids.h"
 
 namespace tempest::runtime {
 namespace {

@@ -1,7 +1,7 @@
 // topology.chaining: a bolt task whose only input is one bolt task of the same process runs on
 // that task's thread, and behaves exactly as it would on its own: every tuple in order, its
 // end-of-stream and close after them, its acks, its errors (its ticks: tick_test.cpp).
-#include "runtime/chaining.h"
+#include "runtime/queues/chaining.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "../support/test_components.h"
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 #include "runtime/local_cluster.h"
 #include "topology/topology_builder.h"
 #include "topology/value_hash.h"

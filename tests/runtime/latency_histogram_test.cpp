@@ -1,5 +1,5 @@
 // LatencyBuckets / LatencyCounts: bucket bounds and quantiles of the complete-latency metric.
-#include "runtime/latency_histogram.h"
+#include "runtime/acking/latency_histogram.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // flow control, the end-of-stream handshake and bad frames, each with every task reached through
 // its worker's socket and with every task reading an inbox of its own. Waits are on the links'
 // notify hook or a queue's pop, with long deadlines.
-#include "runtime/remote_link.h"
+#include "runtime/process/remote_link.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // SpoutPending: Storm's two-generation timeout rule (rotation driven by hand) and roots that
 // name their slot.
-#include "runtime/spout_pending.h"
+#include "runtime/acking/spout_pending.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/task_queue.h"
+#include "runtime/queues/task_queue.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -11,7 +11,7 @@
 #include <mutex>
 #include <thread>
 
-#include "runtime/outbox.h"
+#include "runtime/queues/outbox.h"
 
 namespace tempest::runtime {
 namespace {

@@ -3,8 +3,8 @@
 
 #include "../support/generator.h"
 #include "bolts/null_bolt.h"
-#include "runtime/worker.h"
-#include "runtime/worker_plan.h"
+#include "runtime/process/worker.h"
+#include "runtime/process/worker_plan.h"
 #include "topology/topology_builder.h"
 
 namespace tempest::runtime {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bolts/builtin_bolts.h"
-#include "runtime/process_cluster.h"
+#include "runtime/process/process_cluster.h"
 #include "spouts/builtin_spouts.h"
 #include "topology/yaml_loader.h"
 

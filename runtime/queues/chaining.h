@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "runtime/envelope.h"
+#include "runtime/queues/envelope.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 

@@ -1,8 +1,8 @@
-#include "runtime/chaining.h"
+#include "runtime/queues/chaining.h"
 
 #include <algorithm>
 
-#include "runtime/router.h"
+#include "runtime/routing/router.h"
 
 namespace tempest::runtime {
 

@@ -1,4 +1,4 @@
-#include "runtime/worker.h"
+#include "runtime/process/worker.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,10 +12,10 @@
 #include <set>
 #include <string_view>
 
-#include "runtime/remote_link.h"
-#include "runtime/router.h"
+#include "runtime/process/remote_link.h"
+#include "runtime/routing/router.h"
 #include "runtime/task_host.h"
-#include "runtime/worker_plan.h"
+#include "runtime/process/worker_plan.h"
 #include "transport/control_socket.h"
 
 namespace tempest::runtime {

@@ -1,9 +1,9 @@
-#include "runtime/outbox.h"
+#include "runtime/queues/outbox.h"
 
 #include <algorithm>
 
-#include "runtime/chaining.h"
-#include "runtime/remote_link.h"
+#include "runtime/queues/chaining.h"
+#include "runtime/process/remote_link.h"
 
 namespace tempest::runtime {
 

@@ -1,4 +1,4 @@
-#include "runtime/remote_link.h"
+#include "runtime/process/remote_link.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -1,4 +1,4 @@
-#include "runtime/process_cluster.h"
+#include "runtime/process/process_cluster.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -31,8 +31,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "runtime/worker.h"
-#include "runtime/worker_plan.h"
+#include "runtime/process/worker.h"
+#include "runtime/process/worker_plan.h"
 #include "transport/control_message.h"
 
 namespace tempest::runtime {

@@ -1,4 +1,4 @@
-#include "runtime/spout_pending.h"
+#include "runtime/acking/spout_pending.h"
 
 namespace tempest::runtime {
 

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <chrono>
 
-#include "runtime/ack_ids.h"
-#include "runtime/ack_ledger.h"
+#include "runtime/acking/ack_ids.h"
+#include "runtime/acking/ack_ledger.h"
 #include "runtime/executor.h"
-#include "runtime/outbox.h"
-#include "runtime/remote_link.h"
+#include "runtime/queues/outbox.h"
+#include "runtime/process/remote_link.h"
 #include "runtime/thread_name.h"
 #include "transport/frame.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 
 namespace tempest::runtime {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/ack_ids.h"
+#include "runtime/acking/ack_ids.h"
 #include "topology/value.h"
 
 namespace tempest::runtime {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/envelope.h"
+#include "runtime/queues/envelope.h"
 
 namespace tempest::runtime {
 

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/task_queue.h"
+#include "runtime/queues/task_queue.h"
 #include "transport/frame.h"
 #include "transport/transport.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/task_queue.h"
+#include "runtime/queues/task_queue.h"
 #include "topology/tuple.h"
 #include "transport/frame.h"
 #include "transport/stream_table.h"

@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 
 namespace tempest::runtime {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 
 namespace tempest::runtime {
 namespace {

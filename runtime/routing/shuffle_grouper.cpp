@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <random>
 
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 
 namespace tempest::runtime {
 namespace {

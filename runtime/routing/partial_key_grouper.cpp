@@ -1,4 +1,4 @@
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 #include "topology/value_hash.h"
 
 namespace tempest::runtime {

@@ -1,4 +1,4 @@
-#include "runtime/worker_plan.h"
+#include "runtime/process/worker_plan.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

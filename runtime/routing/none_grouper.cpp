@@ -1,6 +1,6 @@
 #include <random>
 
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 
 namespace tempest::runtime {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/task_queue.h"
+#include "runtime/queues/task_queue.h"
 
 #include <sys/eventfd.h>
 #include <unistd.h>

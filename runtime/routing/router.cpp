@@ -1,4 +1,4 @@
-#include "runtime/router.h"
+#include "runtime/routing/router.h"
 
 #include <fmt/format.h>
 

@@ -1,10 +1,10 @@
-#include "runtime/ack_ledger.h"
+#include "runtime/acking/ack_ledger.h"
 
 #include <algorithm>
 #include <bit>
 #include <utility>
 
-#include "runtime/ack_ids.h"
+#include "runtime/acking/ack_ids.h"
 
 namespace tempest::runtime {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/grouper.h"
+#include "runtime/routing/grouper.h"
 #include "topology/stream_schema.h"
 #include "topology/topology_context.h"
 #include "topology/value.h"

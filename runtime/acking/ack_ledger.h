@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/root_table.h"
+#include "runtime/acking/root_table.h"
 
 namespace tempest::runtime {
 
