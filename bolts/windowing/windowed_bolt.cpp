@@ -17,12 +17,6 @@
 
 namespace tempest::bolts {
 
-int64_t SystemMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 namespace {
 
 using topology::Anchors;

@@ -4,6 +4,7 @@
 // name is in namespace tempest. Nothing else is installed; the rest of Tempest is internal.
 #include "tempest/basic_bolt.h"              // BasicBolt, BasicOutputCollector, AdaptBasicBolt
 #include "tempest/bolt.h"                    // Bolt, BoltFactory
+#include "tempest/clock.h"                   // SystemMillis
 #include "tempest/config.h"                  // TopologyConfig, ConfigReader, ConfigError
 #include "tempest/errors.h"                  // InvalidTopologyException, FailedException
 #include "tempest/fields.h"                  // Fields, GlobalStreamId, StreamSchema

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tempest/bolt.h"
+#include "tempest/clock.h"
 #include "tempest/fields.h"
 
 namespace tempest::bolts {
@@ -117,11 +118,9 @@ class WindowedBolt {
   virtual void DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const = 0;
 };
 
-// Milliseconds now: processing-time windows stamp arrivals and fire with it, and idle inputs
-// are judged by it. Tests inject their own.
-using WindowClock = std::function<int64_t()>;
-// The system clock, in milliseconds since the epoch.
-int64_t SystemMillis();
+// Processing-time windows stamp arrivals and fire with it, and idle inputs are judged by it.
+using WindowClock = topology::Clock;
+using topology::SystemMillis;
 
 // Runs a WindowedBolt as a Bolt (Storm's WindowedBoltExecutor). Checks the config
 // (ValidateWindowConfig, throws std::invalid_argument) at once, and in Prepare that the window
@@ -153,7 +152,6 @@ std::unique_ptr<topology::Bolt> AdaptWindowedBolt(std::unique_ptr<WindowedBolt> 
 namespace tempest {
 using bolts::AdaptWindowedBolt;
 using bolts::LateRoute;
-using bolts::SystemMillis;
 using bolts::TupleWindow;
 using bolts::WindowClock;
 using bolts::WindowConfig;
