@@ -1,61 +1,41 @@
 #include "runtime/process/process_cluster.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/local/stream_protocol.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/read.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/write.hpp>
-#include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <filesystem>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <string_view>
+#include <system_error>
 #include <thread>
 
+#include "runtime/process/control_channel.h"
+#include "runtime/process/output_relay.h"
+#include "runtime/process/run_state.h"
 #include "runtime/process/worker.h"
 #include "runtime/process/worker_plan.h"
+#include "runtime/process/worker_process.h"
 #include "transport/control_message.h"
 
 namespace tempest::runtime {
 
 namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
-using Socket = asio::local::stream_protocol::socket;
 using transport::ControlMessage;
 using transport::ControlType;
-using transport::TaskCounters;
 
 namespace {
-
-// How a child ended, in words.
-std::string ExitText(int status) {
-  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    const char* name = sigabbrev_np(sig);
-    return fmt::format("killed by signal {} (SIG{})", sig, name != nullptr ? name : "?");
-  }
-  return fmt::format("ended with status {}", status);
-}
 
 // A grace period for workers told to exit (or to abort) before they are killed.
 constexpr std::chrono::seconds kExitGrace{5};
@@ -70,6 +50,7 @@ class ProcessCluster::Supervisor {
         layout_(*spec_, topology::AckerTasks(*spec_, std::max(1, options_.workers))),
         worker_of_(AssignTasks(layout_, std::max(1, options_.workers))),
         fingerprint_(TopologyFingerprint(*spec_)),
+        output_(io_, options_.worker_output),
         sigchld_(io_, SIGCHLD),
         tick_(io_),
         stop_timer_(io_),
@@ -108,8 +89,7 @@ class ProcessCluster::Supervisor {
     }
     started_at_ = Clock::now();
     thread_ = std::thread([this] { Main(); });
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return status_.starts >= options_.workers || ended_; });
+    status_.Wait([&](const ClusterStatus& s) { return s.starts >= options_.workers || s.ended; });
   }
 
   void Stop() {
@@ -123,20 +103,13 @@ class ProcessCluster::Supervisor {
     return *summary_;
   }
 
-  std::vector<TaskSnapshot> Snapshot() const {
-    std::lock_guard lock(mu_);
-    return status_.tasks;
-  }
+  std::vector<TaskSnapshot> Snapshot() const { return status_.Tasks(); }
 
-  std::vector<WorkerStatus> Workers() const {
-    std::lock_guard lock(mu_);
-    return status_.workers;
-  }
+  std::vector<WorkerStatus> Workers() const { return status_.Workers(); }
 
   bool WaitFor(const std::function<bool(const ClusterStatus&)>& ready,
                std::chrono::milliseconds timeout) const {
-    std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, timeout, [&] { return ready(status_); });
+    return status_.WaitFor(ready, timeout);
   }
 
  private:
@@ -155,17 +128,12 @@ class ProcessCluster::Supervisor {
     pid_t pid = 0;
     int incarnation = -1;
     int restarts = 0;
-    std::unique_ptr<Socket> socket;
-    char header[transport::kControlHeaderBytes] = {};
-    std::string body;
-    std::deque<std::string> out;
-    bool writing = false;
+    std::unique_ptr<ControlChannel> channel;  // of the current incarnation, while it lives
     bool hello = false, peers_sent = false, ready = false, started = false;
     bool done = false, done_completed = false, exited = true;
     std::string endpoint;
     Clock::time_point last_heard;
-    std::map<int, TaskCounters> current, carried;  // by task: this incarnation, earlier ones
-    uint64_t dropped_current = 0, dropped_carried = 0;
+    WorkerCounters counters;
   };
 
   void Main() {
@@ -173,7 +141,7 @@ class ProcessCluster::Supervisor {
     for (Worker& w : workers_) Spawn(w);
     Tick();
     io_.run();
-    DrainOutputs();
+    output_.Drain();
     End();
   }
 
@@ -188,72 +156,40 @@ class ProcessCluster::Supervisor {
     wo.endpoint = options_.endpoint;
     wo.heartbeat = options_.heartbeat;
     wo.run = options_.run;
-    std::vector<std::string> args = options_.worker_command;
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env = WorkerEnvironment(wo);
-    std::vector<char*> envp;
-    for (std::string& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-
-    int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-      Fatal(fmt::format("cannot create the control socket of worker {}: {}", w.index,
-                        std::strerror(errno)));
+    StartedProcess p;
+    try {
+      p = StartProcess(options_.worker_command, WorkerEnvironment(wo),
+                       static_cast<bool>(options_.worker_output));
+    } catch (const std::system_error& e) {
+      Fatal(fmt::format("cannot start worker {}: {}", w.index, e.what()));
       return;
     }
-    int out[2] = {-1, -1};  // the worker's stderr, relayed line by line
-    if (options_.worker_output && ::pipe2(out, O_CLOEXEC) != 0) {
-      ::close(sv[0]);
-      ::close(sv[1]);
-      Fatal(fmt::format("cannot create the output pipe of worker {}: {}", w.index,
-                        std::strerror(errno)));
-      return;
-    }
-    const pid_t parent = ::getpid();
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-      for (int fd : {sv[0], sv[1], out[0], out[1]}) {
-        if (fd >= 0) ::close(fd);
-      }
-      Fatal(fmt::format("cannot start worker {}: {}", w.index, std::strerror(errno)));
-      return;
-    }
-    if (pid == 0) {
-      // Only async-signal-safe calls until exec. The worker dies with this thread, and must not
-      // have started after its supervisor was already gone.
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(1);
-      if (sv[1] == 3) {
-        ::fcntl(3, F_SETFD, 0);
-      } else {
-        ::dup2(sv[1], 3);  // the copy does not have FD_CLOEXEC
-      }
-      if (out[1] >= 0) ::dup2(out[1], STDERR_FILENO);
-      ::execvpe(argv[0], argv.data(), envp.data());
-      ::_exit(127);
-    }
-    ::close(sv[1]);
-    if (out[1] >= 0) {
-      ::close(out[1]);
-      RelayOutput(w.index, out[0]);
-    }
+    if (p.output_fd >= 0) output_.Add(p.output_fd);
     ++w.incarnation;
-    w.pid = pid;
+    w.pid = p.pid;
     w.exited = false;
     w.hello = w.peers_sent = w.ready = w.started = w.done = w.done_completed = false;
-    w.out.clear();
-    w.writing = false;
     w.last_heard = Clock::now();
-    w.socket = std::make_unique<Socket>(io_);
-    boost::system::error_code ec;
-    w.socket->assign(asio::local::stream_protocol(), sv[0], ec);
+    w.channel = std::make_unique<ControlChannel>(
+        io_, p.control_fd,
+        ControlChannel::Handlers{
+            [this, &w](const ControlMessage& m) {
+              w.last_heard = Clock::now();
+              OnMessage(w, m);
+            },
+            [&w](uint32_t bytes) {
+              spdlog::error("worker {} sent a control message of {} bytes; killing it", w.index,
+                            bytes);
+              ::kill(w.pid, SIGKILL);
+            },
+            [&w](const std::string& error) {
+              spdlog::warn("dropped a malformed control message from worker {}: {}", w.index,
+                           error);
+            }});
     if (w.incarnation > 0) {
-      spdlog::info("worker {} restarted (pid {}, tasks {}), restart {} of {}", w.index, pid,
+      spdlog::info("worker {} restarted (pid {}, tasks {}), restart {} of {}", w.index, p.pid,
                    fmt::join(w.tasks, " "), w.restarts, options_.max_restarts);
     }
-    ReadHeader(w, w.incarnation);
     Publish();
   }
 
@@ -268,60 +204,6 @@ class ProcessCluster::Supervisor {
     return env;
   }
 
-  // --- worker output ---------------------------------------------------------------------
-
-  // One incarnation's stderr: read until the worker (and whatever inherited it) closes it.
-  struct OutputPipe {
-    explicit OutputPipe(asio::io_context& io, int fd) : stream(io, fd) {}
-    asio::posix::stream_descriptor stream;
-    std::array<char, 4096> buffer{};
-    std::string partial;
-  };
-
-  void RelayOutput(int worker, int fd) {
-    auto pipe = std::make_shared<OutputPipe>(io_, fd);
-    outputs_.push_back(pipe);
-    ReadOutput(worker, pipe);
-  }
-
-  void ReadOutput(int worker, const std::shared_ptr<OutputPipe>& pipe) {
-    pipe->stream.async_read_some(
-        asio::buffer(pipe->buffer),
-        [this, worker, pipe](const boost::system::error_code& ec, std::size_t n) {
-          HandOver(*pipe, std::string_view(pipe->buffer.data(), n), ec.failed());
-          if (!ec) ReadOutput(worker, pipe);
-        });
-  }
-
-  // Hands every whole line of `data` to worker_output; at the end, the unterminated rest too.
-  void HandOver(OutputPipe& pipe, std::string_view data, bool at_end) {
-    pipe.partial.append(data);
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = pipe.partial.find('\n', start)) != std::string::npos;
-         start = nl + 1) {
-      options_.worker_output(std::string_view(pipe.partial).substr(start, nl - start));
-    }
-    pipe.partial.erase(0, start);
-    if (at_end && !pipe.partial.empty()) {
-      options_.worker_output(pipe.partial);
-      pipe.partial.clear();
-    }
-  }
-
-  // After the event loop: what the workers wrote last and the loop had no time to read.
-  void DrainOutputs() {
-    for (const std::shared_ptr<OutputPipe>& pipe : outputs_) {
-      if (!pipe->stream.is_open()) continue;
-      boost::system::error_code ec;
-      pipe->stream.non_blocking(true, ec);
-      while (!ec) {
-        const std::size_t n = pipe->stream.read_some(asio::buffer(pipe->buffer), ec);
-        HandOver(*pipe, std::string_view(pipe->buffer.data(), n), ec.failed());
-      }
-    }
-    outputs_.clear();
-  }
-
   void OnSigchld(const boost::system::error_code& ec) {
     if (ec) return;
     Reap();
@@ -331,24 +213,16 @@ class ProcessCluster::Supervisor {
   void Reap() {
     for (Worker& w : workers_) {
       if (w.exited || w.pid == 0) continue;
-      int status = 0;
-      const pid_t r = ::waitpid(w.pid, &status, WNOHANG);
-      if (r == w.pid) OnExit(w, status);
+      if (const std::optional<int> status = ReapIfExited(w.pid)) OnExit(w, *status);
     }
   }
 
   void OnExit(Worker& w, int status) {
     w.exited = true;
-    w.socket.reset();
-    for (const auto& [task, c] : w.current) {
-      Add(w.carried[task], c);
-      w.carried[task].pending = 0;  // the dead incarnation's pending tuples will be replayed
-    }
-    w.current.clear();
-    w.dropped_carried += w.dropped_current;
-    w.dropped_current = 0;
+    w.channel.reset();
+    w.counters.CarryOver();
     const bool expected = phase_ == Phase::kExiting || phase_ == Phase::kAborting;
-    if (!expected && !w.hello && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    if (!expected && !w.hello && ExecFailed(status)) {
       // exec failed: trying again cannot help.
       Fatal(
           fmt::format("cannot start worker {}: {} could not be run (not found or not "
@@ -377,65 +251,8 @@ class ProcessCluster::Supervisor {
     }
   }
 
-  // --- control socket --------------------------------------------------------------------
-
-  void ReadHeader(Worker& w, int incarnation) {
-    asio::async_read(*w.socket, asio::buffer(w.header, sizeof w.header),
-                     [this, &w, incarnation](const boost::system::error_code& ec, std::size_t) {
-                       if (ec || w.incarnation != incarnation || !w.socket) return;
-                       const uint32_t n = transport::ControlBodyLength(w.header);
-                       if (n > transport::kMaxControlBytes) {
-                         spdlog::error("worker {} sent a control message of {} bytes; killing it",
-                                       w.index, n);
-                         ::kill(w.pid, SIGKILL);
-                         return;
-                       }
-                       w.body.resize(n);
-                       ReadBody(w, incarnation);
-                     });
-  }
-
-  void ReadBody(Worker& w, int incarnation) {
-    asio::async_read(*w.socket, asio::buffer(w.body),
-                     [this, &w, incarnation](const boost::system::error_code& ec, std::size_t) {
-                       if (ec || w.incarnation != incarnation || !w.socket) return;
-                       ControlMessage m;
-                       std::string error;
-                       if (transport::DecodeControlMessage(w.body, m, &error)) {
-                         w.last_heard = Clock::now();
-                         OnMessage(w, m);
-                       } else {
-                         spdlog::warn("dropped a malformed control message from worker {}: {}",
-                                      w.index, error);
-                       }
-                       if (w.incarnation == incarnation && w.socket) ReadHeader(w, incarnation);
-                     });
-  }
-
   void Send(Worker& w, const ControlMessage& m) {
-    if (!w.socket) return;
-    std::string bytes;
-    transport::AppendControlMessage(m, bytes);
-    w.out.push_back(std::move(bytes));
-    if (!w.writing) WriteNext(w, w.incarnation);
-  }
-
-  void WriteNext(Worker& w, int incarnation) {
-    if (w.out.empty() || !w.socket) {
-      w.writing = false;
-      return;
-    }
-    w.writing = true;
-    asio::async_write(*w.socket, asio::buffer(w.out.front()),
-                      [this, &w, incarnation](const boost::system::error_code& ec, std::size_t) {
-                        if (w.incarnation != incarnation) return;
-                        if (ec) {
-                          w.writing = false;
-                          return;  // the worker is gone; its exit is handled by Reap
-                        }
-                        w.out.pop_front();
-                        WriteNext(w, incarnation);
-                      });
+    if (w.channel) w.channel->Send(m);
   }
 
   void Broadcast(ControlType type) {
@@ -556,46 +373,8 @@ class ProcessCluster::Supervisor {
   }
 
   void Update(Worker& w, const ControlMessage& m) {
-    for (const TaskCounters& c : m.tasks) w.current[c.task] = c;
-    w.dropped_current = m.dropped_frames;
+    w.counters.Update(m);
     Publish();
-  }
-
-  static void Add(TaskCounters& into, const TaskCounters& c) {
-    into.task = c.task;
-    into.emitted += c.emitted;
-    into.executed += c.executed;
-    into.acked += c.acked;
-    into.failed += c.failed;
-    into.errors += c.errors;
-    into.dropped += c.dropped;
-    into.queue_high_water = std::max(into.queue_high_water, c.queue_high_water);
-    into.blocked_pushes += c.blocked_pushes;
-    into.timed_out += c.timed_out;
-    into.replayed += c.replayed;
-    into.pending += c.pending;
-    // Gauges are levels, not counts: a later incarnation's value replaces an earlier one's
-    // (a gauge it has not reported yet keeps the dead incarnation's last value).
-    for (const auto& [name, value] : c.gauges) {
-      auto it = std::find_if(into.gauges.begin(), into.gauges.end(),
-                             [&](const auto& g) { return g.first == name; });
-      if (it == into.gauges.end()) {
-        into.gauges.emplace_back(name, value);
-      } else {
-        it->second = value;
-      }
-    }
-    std::map<uint64_t, uint64_t> merged;
-    for (std::size_t i = 0; i + 1 < into.latency.size(); i += 2) {
-      merged[into.latency[i]] += into.latency[i + 1];
-    }
-    for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2)
-      merged[c.latency[i]] += c.latency[i + 1];
-    into.latency.clear();
-    for (const auto& [bucket, count] : merged) {
-      into.latency.push_back(bucket);
-      into.latency.push_back(count);
-    }
   }
 
   // Running or stopping: once every worker is done (and none is being restarted), exit.
@@ -709,45 +488,16 @@ class ProcessCluster::Supervisor {
     std::vector<WorkerStatus> statuses;
     for (const Worker& w : workers_) {
       for (int t : w.tasks) {
-        TaskCounters c;
-        if (auto it = w.carried.find(t); it != w.carried.end()) Add(c, it->second);
-        if (auto it = w.current.find(t); it != w.current.end()) Add(c, it->second);
-        TaskSnapshot s;
-        s.task = t;
-        s.component = layout_.ComponentOf(t);
-        s.emitted = c.emitted;
-        s.executed = c.executed;
-        s.acked = c.acked;
-        s.failed = c.failed;
-        s.errors = c.errors;
-        s.dropped = c.dropped;
-        s.timed_out = c.timed_out;
-        s.replayed = c.replayed;
-        s.pending = c.pending;
-        for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2) {
-          if (c.latency[i] < s.complete_latency.counts.size()) {
-            s.complete_latency.counts[c.latency[i]] += c.latency[i + 1];
-          }
-        }
-        s.queue_high_water = c.queue_high_water;
-        s.blocked_pushes = c.blocked_pushes;
-        s.gauges = std::move(c.gauges);
-        s.finished = finished_.count(t) > 0;
-        tasks.push_back(std::move(s));
+        tasks.push_back(
+            SnapshotOf(w.counters.Of(t), layout_.ComponentOf(t), finished_.count(t) > 0));
       }
       statuses.push_back(WorkerStatus{w.index, w.exited ? 0 : w.pid, w.restarts,
                                       w.started && !w.exited, w.tasks,
-                                      w.dropped_carried + w.dropped_current});
+                                      w.counters.dropped_frames()});
     }
-    std::sort(tasks.begin(), tasks.end(),
-              [](const TaskSnapshot& a, const TaskSnapshot& b) { return a.task < b.task; });
-    {
-      std::lock_guard lock(mu_);
-      status_.tasks = std::move(tasks);
-      status_.workers = std::move(statuses);
-      status_.starts = starts_;
-    }
-    cv_.notify_all();
+    // The start count goes with the statuses: Start() returns once it is reached, and its
+    // caller then reads every worker as running.
+    status_.Publish(std::move(tasks), std::move(statuses), starts_);
   }
 
   void End() {
@@ -759,17 +509,13 @@ class ProcessCluster::Supervisor {
     summary.restarts = restarts_;
     bool all_completed = true;
     for (const Worker& w : workers_) {
-      summary.dropped_frames += w.dropped_carried + w.dropped_current;
+      summary.dropped_frames += w.counters.dropped_frames();
       all_completed = all_completed && w.done && w.done_completed;
     }
     summary.completed = !aborted_ && error_.empty() && all_completed;
     summary_ = summary;
-    {
-      std::lock_guard lock(mu_);
-      ended_ = true;
-      status_.ended = true;
-    }
-    cv_.notify_all();
+    ended_ = true;
+    status_.MarkEnded();
   }
 
   std::shared_ptr<const topology::TopologySpec> spec_;
@@ -783,7 +529,7 @@ class ProcessCluster::Supervisor {
 
   // Owned by the supervisor thread.
   asio::io_context io_;
-  std::vector<std::shared_ptr<OutputPipe>> outputs_;
+  OutputRelay output_;
   asio::signal_set sigchld_;
   asio::steady_timer tick_, stop_timer_, kill_timer_;
   std::deque<Worker> workers_;  // stable addresses (handlers hold references)
@@ -796,11 +542,10 @@ class ProcessCluster::Supervisor {
   std::thread thread_;
   std::optional<RunSummary> summary_;  // written by the supervisor thread before it ends
 
-  // Shared with the callers' threads.
-  mutable std::mutex mu_;
-  mutable std::condition_variable cv_;
   bool ended_ = false;
-  ClusterStatus status_;
+
+  // Shared with the callers' threads.
+  PublishedStatus status_;
 };
 
 ProcessCluster::ProcessCluster(std::shared_ptr<const topology::TopologySpec> topology,

@@ -13,9 +13,9 @@
 #include <string_view>
 
 #include "runtime/process/remote_link.h"
+#include "runtime/process/worker_plan.h"
 #include "runtime/routing/router.h"
 #include "runtime/task_host.h"
-#include "runtime/process/worker_plan.h"
 #include "transport/control_socket.h"
 
 namespace tempest::runtime {

@@ -1,0 +1,138 @@
+#include "runtime/process/run_state.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace tempest::runtime {
+
+using transport::TaskCounters;
+
+void WorkerCounters::Update(const transport::ControlMessage& message) {
+  for (const TaskCounters& c : message.tasks) current_[c.task] = c;
+  dropped_current_ = message.dropped_frames;
+}
+
+void WorkerCounters::CarryOver() {
+  for (const auto& [task, c] : current_) {
+    AddCounters(carried_[task], c);
+    carried_[task].pending = 0;  // the dead incarnation's pending tuples will be replayed
+  }
+  current_.clear();
+  dropped_carried_ += dropped_current_;
+  dropped_current_ = 0;
+}
+
+TaskCounters WorkerCounters::Of(int task) const {
+  TaskCounters c;
+  c.task = task;
+  if (auto it = carried_.find(task); it != carried_.end()) AddCounters(c, it->second);
+  if (auto it = current_.find(task); it != current_.end()) AddCounters(c, it->second);
+  return c;
+}
+
+void AddCounters(TaskCounters& into, const TaskCounters& c) {
+  into.task = c.task;
+  into.emitted += c.emitted;
+  into.executed += c.executed;
+  into.acked += c.acked;
+  into.failed += c.failed;
+  into.errors += c.errors;
+  into.dropped += c.dropped;
+  into.queue_high_water = std::max(into.queue_high_water, c.queue_high_water);
+  into.blocked_pushes += c.blocked_pushes;
+  into.timed_out += c.timed_out;
+  into.replayed += c.replayed;
+  into.pending += c.pending;
+  // Gauges are levels, not counts: a later incarnation's value replaces an earlier one's (a
+  // gauge it has not reported yet keeps the dead incarnation's last value).
+  for (const auto& [name, value] : c.gauges) {
+    auto it = std::find_if(into.gauges.begin(), into.gauges.end(),
+                           [&](const auto& g) { return g.first == name; });
+    if (it == into.gauges.end()) {
+      into.gauges.emplace_back(name, value);
+    } else {
+      it->second = value;
+    }
+  }
+  std::map<uint64_t, uint64_t> merged;
+  for (std::size_t i = 0; i + 1 < into.latency.size(); i += 2) {
+    merged[into.latency[i]] += into.latency[i + 1];
+  }
+  for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2) {
+    merged[c.latency[i]] += c.latency[i + 1];
+  }
+  into.latency.clear();
+  for (const auto& [bucket, count] : merged) {
+    into.latency.push_back(bucket);
+    into.latency.push_back(count);
+  }
+}
+
+TaskSnapshot SnapshotOf(const TaskCounters& c, std::string component, bool finished) {
+  TaskSnapshot s;
+  s.task = c.task;
+  s.component = std::move(component);
+  s.emitted = c.emitted;
+  s.executed = c.executed;
+  s.acked = c.acked;
+  s.failed = c.failed;
+  s.errors = c.errors;
+  s.dropped = c.dropped;
+  s.timed_out = c.timed_out;
+  s.replayed = c.replayed;
+  s.pending = c.pending;
+  for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2) {
+    if (c.latency[i] < s.complete_latency.counts.size()) {
+      s.complete_latency.counts[c.latency[i]] += c.latency[i + 1];
+    }
+  }
+  s.queue_high_water = c.queue_high_water;
+  s.blocked_pushes = c.blocked_pushes;
+  s.gauges = c.gauges;
+  s.finished = finished;
+  return s;
+}
+
+void PublishedStatus::Publish(std::vector<TaskSnapshot> tasks, std::vector<WorkerStatus> workers,
+                              int starts) {
+  std::sort(tasks.begin(), tasks.end(),
+            [](const TaskSnapshot& a, const TaskSnapshot& b) { return a.task < b.task; });
+  {
+    std::lock_guard lock(mu_);
+    status_.tasks = std::move(tasks);
+    status_.workers = std::move(workers);
+    status_.starts = starts;
+  }
+  cv_.notify_all();
+}
+
+void PublishedStatus::MarkEnded() {
+  {
+    std::lock_guard lock(mu_);
+    status_.ended = true;
+  }
+  cv_.notify_all();
+}
+
+std::vector<TaskSnapshot> PublishedStatus::Tasks() const {
+  std::lock_guard lock(mu_);
+  return status_.tasks;
+}
+
+std::vector<WorkerStatus> PublishedStatus::Workers() const {
+  std::lock_guard lock(mu_);
+  return status_.workers;
+}
+
+bool PublishedStatus::WaitFor(const std::function<bool(const ClusterStatus&)>& ready,
+                              std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] { return ready(status_); });
+}
+
+void PublishedStatus::Wait(const std::function<bool(const ClusterStatus&)>& ready) const {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return ready(status_); });
+}
+
+}  // namespace tempest::runtime
