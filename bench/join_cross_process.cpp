@@ -72,8 +72,8 @@ using bench::Clock;
 constexpr uint64_t kKeys = 1000;
 constexpr int kWorkers = 2;
 // Tasks are numbered in sorted component order and dealt round-robin to the workers
-// (runtime/worker_plan.h): a, a_join_b, b, sink puts a and b in worker 0, the join and the sink
-// in worker 1.
+// (runtime/process/worker_plan.h): a, a_join_b, b, sink puts a and b in worker 0, the join and the
+// sink in worker 1.
 constexpr const char* kJoin = "a_join_b";
 
 struct Row {

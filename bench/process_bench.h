@@ -222,8 +222,8 @@ struct WorkerRun {
 };
 
 // Runs `spec` on `workers` processes of this program, each started as `<this program> <args>
-// --tempest-worker` (its worker flags in its environment, runtime/worker.h); main() hands that to
-// RunAsWorker, which must build the same topology from `args`.
+// --tempest-worker` (its worker flags in its environment, runtime/process/worker.h); main() hands
+// that to RunAsWorker, which must build the same topology from `args`.
 inline WorkerRun RunOnWorkers(std::shared_ptr<const topology::TopologySpec> spec, int workers,
                               const std::vector<std::string>& args) {
   runtime::ProcessRunOptions o;

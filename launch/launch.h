@@ -18,7 +18,7 @@ struct LaunchOptions {
   bool quiet = false;  // errors only: no live lines, no summary
   LogSettings log;
   // Starts this program again as one worker: the same arguments, so it builds the same
-  // topology (the worker's own flags travel in its environment, runtime/worker.h).
+  // topology (the worker's own flags travel in its environment, runtime/process/worker.h).
   std::vector<std::string> worker_command;
 };
 

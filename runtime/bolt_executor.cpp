@@ -8,9 +8,9 @@
 #include <string>
 
 #include "runtime/acking/ack_ids.h"
-#include "runtime/queues/chaining.h"
 #include "runtime/emitter.h"
 #include "runtime/process/remote_link.h"
+#include "runtime/queues/chaining.h"
 #include "runtime/task_executor.h"
 #include "topology/bolt.h"
 #include "transport/frame.h"
@@ -24,8 +24,8 @@ using transport::AckMessage;
 // (OnEndOfStream) and is passed on; tuples may still follow (replays) until every upstream task
 // has sent close, which ends the task. Emits anchored to tracked inputs get fresh edge ids that
 // are XORed into the inputs' ack values; Ack/Fail/ResetTimeout send the ack protocol's messages
-// to the acker of each tree the input belongs to. A chained task (runtime/chaining.h) takes its
-// input from its upstream's thread through Deliver; its own thread prepares it, runs its ticks
+// to the acker of each tree the input belongs to. A chained task (runtime/queues/chaining.h) takes
+// its input from its upstream's thread through Deliver; its own thread prepares it, runs its ticks
 // and cleans it up.
 class BoltExecutor final : public TaskExecutor,
                            // public: RowEmitterOf crosses from one to the other

@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/queues/task_queue.h"
 #include "runtime/routing/router.h"
 #include "runtime/run_control.h"
 #include "runtime/task_metrics.h"
-#include "runtime/queues/task_queue.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 #include "transport/stream_table.h"
@@ -32,7 +32,7 @@ struct ExecutorSetup {
   Router::Options router;
   std::size_t batch_size = 256;
   std::size_t frame_bytes = 64 * 1024;
-  // Operator chaining (runtime/chaining.h): a chained bolt task registers its executor here;
+  // Operator chaining (runtime/queues/chaining.h): a chained bolt task registers its executor here;
   // every task's Outbox delivers to the tasks chained to it. Never null in a TaskHost's run.
   ChainTable* chains = nullptr;
 };

@@ -7,8 +7,8 @@
 #include <unordered_set>
 
 #include "runtime/acking/ack_ids.h"
-#include "runtime/process/remote_link.h"
 #include "runtime/acking/spout_pending.h"
+#include "runtime/process/remote_link.h"
 #include "runtime/task_executor.h"
 #include "topology/spout.h"
 #include "topology/value_hash.h"
@@ -295,7 +295,7 @@ class SpoutExecutor final : public TaskExecutor,
                               AckMessage{AckMessage::Type::kInit, root_, xor_edges_});
   }
 
-  // The high bits of a new root (the low bits are its pending slot, runtime/ack_ids.h): this
+  // The high bits of a new root (the low bits are its pending slot, runtime/acking/ack_ids.h): this
   // task's lane, then random bits chosen such that the root's acker (TaskLayout::AckerOf, the
   // grouping every task applies) runs in this process when one does: the init and the acker's
   // reply then never cross processes, only the bolts' acks do. The choice rotates over the local

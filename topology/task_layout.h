@@ -37,7 +37,8 @@ class TaskLayout {
   int acker_count() const noexcept { return acker_count_; }  // no lookup: the hot path's
   bool IsAcker(int task) const noexcept { return task >= first_acker_ && IsTask(task); }
   // The acker task that tracks a tuple tree: fields grouping on the root id, by its bits from
-  // kAckerShift up (a spout's roots carry its slot and lane in their low bits, runtime/ack_ids.h).
+  // kAckerShift up (a spout's roots carry its slot and lane in their low bits,
+  // runtime/acking/ack_ids.h).
   static constexpr int kAckerShift = 40;
   int AckerOf(uint64_t root) const noexcept {
     return first_acker_ +

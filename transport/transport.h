@@ -19,7 +19,7 @@ struct TransportOptions {
   int self = 0;  // this worker's index, 0-based
   EndpointKind endpoint = EndpointKind::kIpc;
   std::string run_dir;  // the run's private folder (ipc sockets live here)
-  // ZeroMQ high-water marks, in messages. Credit-based flow control (runtime/remote_link.h)
+  // ZeroMQ high-water marks, in messages. Credit-based flow control (runtime/process/remote_link.h)
   // keeps the traffic below them; they are the second line of defence, never a drop: PUSH
   // blocks at its HWM.
   int send_hwm = 100'000;

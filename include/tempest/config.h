@@ -36,7 +36,7 @@ struct TopologyConfig {
   // LocalRunOptions::queue_capacity (16,384)
   int receive_buffer_size = 0;
   // topology.chaining: run a bolt task whose only input is one bolt task of the same process on
-  // that task's thread (Flink's operator chaining; runtime/chaining.h), instead of on its own
+  // that task's thread (Flink's operator chaining), instead of on its own
   bool chaining = false;
   // Any other key of the topology file's `config` (users' own settings), in file order.
   std::vector<std::pair<std::string, Value>> extra;

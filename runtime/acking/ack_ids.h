@@ -8,10 +8,10 @@
 namespace tempest::runtime {
 
 // The layout of a root id drawn by a spout task: the low kRootSlotBits are the tree's slot in
-// the spout's pending slab (runtime/spout_pending.h), the next kRootLaneBits the spout's lane
-// (its task id; 0 if that does not fit), the rest random, and those pick the tree's acker
+// the spout's pending slab (runtime/acking/spout_pending.h), the next kRootLaneBits the spout's
+// lane (its task id; 0 if that does not fit), the rest random, and those pick the tree's acker
 // (TaskLayout::AckerOf). An acker keeps each lane's trees in an array indexed by slot
-// (runtime/ack_ledger.h); any other root works too, through a hash table.
+// (runtime/acking/ack_ledger.h); any other root works too, through a hash table.
 inline constexpr int kRootSlotBits = 24;
 inline constexpr int kRootLaneBits = 16;
 static_assert(kRootSlotBits + kRootLaneBits == topology::TaskLayout::kAckerShift);

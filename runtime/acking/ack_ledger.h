@@ -14,8 +14,8 @@ namespace tempest::runtime {
 // init just XORs into a fresh entry — and a tree is decided once its init has arrived: failed
 // if any fail came, complete when the XOR is back to zero. A decided tree leaves the ledger.
 //
-// The trees of a registered lane (a spout task, runtime/ack_ids.h) live in an array indexed by
-// the root's slot: the spout reuses its freed slots first, so the entries in use stay few and
+// The trees of a registered lane (a spout task, runtime/acking/ack_ids.h) live in an array indexed
+// by the root's slot: the spout reuses its freed slots first, so the entries in use stay few and
 // dense and an update costs an index, not a cache miss on a random hash slot. A root whose slot
 // holds another tree (a stale one: the spout reuses a slot only after deciding its tree, but
 // that tree's late acks may still come), and any root of no registered lane, goes to two flat

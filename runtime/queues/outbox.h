@@ -34,7 +34,8 @@ class Outbox {
     // Ack messages never wait for room or credit (the acker's outbox: its messages go to spout
     // tasks, which may be blocked sending to the acker; waiting could close a cycle).
     bool acks_without_waiting = false;
-    // Tasks chained to this one (runtime/chaining.h): they get its batches and markers by call.
+    // Tasks chained to this one (runtime/queues/chaining.h): they get its batches and markers by
+    // call.
     const ChainTable* chains = nullptr;
   };
   // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then

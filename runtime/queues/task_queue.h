@@ -26,8 +26,8 @@ namespace tempest::runtime {
 // pushes with WakeConsumer::kLater: a waiting consumer is woken only once `wake_at` tuples are
 // queued (an eighth of the capacity), or by the producer's next kNow push or Wake() (Outbox::Flush
 // does either before its task can block, so nothing waits longer than its producer's burst).
-// A queue may also have a source: a task's own network inbox (runtime/remote_link.h). Pop then
-// takes what the source has too and, when both are empty, waits on both at once, so a frame
+// A queue may also have a source: a task's own network inbox (runtime/process/remote_link.h). Pop
+// then takes what the source has too and, when both are empty, waits on both at once, so a frame
 // from another worker reaches its task without a second thread in between.
 //
 // Before it sleeps, a consumer that found nothing yields the CPU in a loop for up to
@@ -74,7 +74,8 @@ class TaskQueue {
   // Wakes the consumer if it waits while something is queued (after kLater pushes).
   void Wake();
   // Never blocks: for the network receiver, whose senders' credits already bound what they
-  // send (runtime/remote_link.h), and which must not stall every other task behind this one.
+  // send (runtime/process/remote_link.h), and which must not stall every other task behind this
+  // one.
   bool PushWithoutWaiting(Envelope&& envelope);
   // Takes back the envelopes in `inout` (processed ones, recycled), then blocks until something
   // is queued and moves everything queued into `inout`. Returns false once the queue is closed

@@ -143,7 +143,7 @@ TEST(AckLedgerTest, AgreesWithAPlainMapOnRandomTrees) {
   EXPECT_GT(completed, 1000);
 }
 
-// A spout's root: random bits, its lane, its pending slot (runtime/ack_ids.h).
+// A spout's root: random bits, its lane, its pending slot (runtime/acking/ack_ids.h).
 uint64_t LaneRoot(uint64_t random, uint32_t lane, uint32_t slot) {
   return (random << topology::TaskLayout::kAckerShift) | (uint64_t{lane} << kRootSlotBits) | slot;
 }
