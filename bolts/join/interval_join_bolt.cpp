@@ -13,6 +13,7 @@
 #include "bolts/join/schema_cache.h"
 #include "bolts/windowing/watermark_tracker.h"
 #include "bolts/windowing/window_config.h"
+#include "topology/saturating.h"
 #include "topology/topology_context.h"
 
 namespace tempest::bolts {
@@ -21,8 +22,8 @@ using topology::Tuple;
 using topology::Value;
 
 IntervalBounds EffectiveBounds(const IntervalJoinBoltConfig& c) noexcept {
-  return {c.lower_inclusive ? c.lower_bound_ms : c.lower_bound_ms + 1,
-          c.upper_inclusive ? c.upper_bound_ms : c.upper_bound_ms - 1};
+  return {c.lower_inclusive ? c.lower_bound_ms : topology::SaturatingAdd(c.lower_bound_ms, 1),
+          c.upper_inclusive ? c.upper_bound_ms : topology::SaturatingSub(c.upper_bound_ms, 1)};
 }
 
 namespace {
@@ -106,8 +107,9 @@ void ValidateIntervalJoinFitsTopology(const IntervalJoinBoltConfig& c,
                                       const topology::TopologyConfig& topo) {
   if (topo.acker_executors == 0) return;  // nothing is tracked, so nothing can time out
   const IntervalBounds b = EffectiveBounds(c);
-  const int64_t stay = std::max<int64_t>({b.upper, -b.lower, 0});
-  const int64_t retention = stay + c.lag_ms + c.watermark_interval_ms;
+  const int64_t stay = std::max<int64_t>({b.upper, topology::SaturatingNegate(b.lower), 0});
+  const int64_t retention =
+      topology::SaturatingAdd(topology::SaturatingAdd(stay, c.lag_ms), c.watermark_interval_ms);
   const int64_t timeout_ms = static_cast<int64_t>(topo.message_timeout_secs) * 1000;
   if (retention > timeout_ms) {
     throw std::invalid_argument(fmt::format(

@@ -13,6 +13,7 @@
 #include "bolts/join/join_time_bounds.h"
 #include "bolts/join/symmetric_join_runner.h"
 #include "bolts/windowing/window_config.h"
+#include "topology/saturating.h"
 #include "topology/topology_context.h"
 
 namespace tempest::bolts {
@@ -314,7 +315,8 @@ void ValidateSymmetricHashJoinFitsTopology(const SymmetricHashJoinBoltConfig& c,
   for (int side = 0; side < 2; ++side) {
     if (!eviction.stay[side]) continue;  // acked when processed
     const int64_t stay = std::max<int64_t>(*eviction.stay[side], 0);
-    const int64_t held = stay + c.lag_ms + c.watermark_interval_ms;
+    const int64_t held =
+        topology::SaturatingAdd(topology::SaturatingAdd(stay, c.lag_ms), c.watermark_interval_ms);
     if (held > timeout_ms) {
       throw std::invalid_argument(fmt::format(
           "rows of \"{}\" stay in the join up to {} ms (time bound {} + lag_ms {} + "

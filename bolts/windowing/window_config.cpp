@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "topology/saturating.h"
+
 namespace tempest::bolts {
 
 void ValidateWatermarkSettings(int64_t lag_ms, int64_t watermark_interval_ms,
@@ -42,7 +44,8 @@ void ValidateWindowFitsTopology(const WindowConfig& c, const topology::TopologyC
   int64_t duration = 0;
   int64_t count = 0;
   for (const WindowSpan* s : {&c.length, &slide}) {
-    (s->is_count() ? count : duration) += s->value;
+    int64_t& sum = s->is_count() ? count : duration;
+    sum = topology::SaturatingAdd(sum, s->value);
   }
   const int64_t timeout_ms = static_cast<int64_t>(topo.message_timeout_secs) * 1000;
   if (duration > timeout_ms) {
