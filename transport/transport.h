@@ -81,7 +81,13 @@ class Transport {
 std::unique_ptr<Transport> MakeZmqTransport(const TransportOptions& options);
 
 // Creates a private run folder (mode 0700) under $XDG_RUNTIME_DIR, else $TMPDIR, else /tmp, named
-// tempest-<name>-XXXXXX. Throws std::runtime_error with the reason.
+// tempest-<name>-<pid>-XXXXXX, after removing this user's run folders there whose supervisor
+// is gone (one killed with kill -9 could not remove its own). Throws std::runtime_error with
+// the reason.
 std::string MakeRunDir(std::string_view name);
+
+// Removes the run folders under `base` that this user owns and whose supervisor process (the
+// <pid> of their name) no longer exists; returns how many. Never throws.
+int RemoveOrphanedRunDirs(const std::string& base) noexcept;
 
 }  // namespace tempest::transport

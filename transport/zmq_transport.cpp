@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,8 +8,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <zmq.hpp>
 
 #include "transport/transport.h"
@@ -199,22 +202,61 @@ std::unique_ptr<Transport> MakeZmqTransport(const TransportOptions& options) {
   return std::make_unique<ZmqTransport>(options);
 }
 
-std::string MakeRunDir(std::string_view name) {
-  std::string base;
+namespace {
+
+// The supervisor pid in a run folder's name, tempest-<name>-<pid>-XXXXXX; 0 if there is none.
+pid_t RunDirOwner(std::string_view dir) {
+  if (!dir.starts_with("tempest-")) return 0;
+  const std::size_t suffix = dir.rfind('-');
+  if (suffix == std::string_view::npos || suffix < 9) return 0;
+  const std::size_t start = dir.rfind('-', suffix - 1);
+  if (start == std::string_view::npos || start + 1 >= suffix) return 0;
+  pid_t pid = 0;
+  for (char c : dir.substr(start + 1, suffix - start - 1)) {
+    if (!std::isdigit(static_cast<unsigned char>(c)) || pid > 100'000'000) return 0;
+    pid = pid * 10 + (c - '0');
+  }
+  return pid;
+}
+
+std::string RunDirBase() {
   for (const char* var : {"XDG_RUNTIME_DIR", "TMPDIR"}) {
     const char* v = std::getenv(var);
     struct stat st {};
     if (v != nullptr && *v != '\0' && ::stat(v, &st) == 0 && S_ISDIR(st.st_mode) &&
         ::access(v, W_OK) == 0) {
-      base = v;
-      break;
+      return v;
     }
   }
-  if (base.empty()) base = "/tmp";
+  return "/tmp";
+}
+
+}  // namespace
+
+int RemoveOrphanedRunDirs(const std::string& base) noexcept {
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(base, ec)) {
+    const pid_t owner = RunDirOwner(entry.path().filename().string());
+    struct stat st {};
+    if (owner <= 0 || ::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != ::getuid()) {
+      continue;
+    }
+    if (::kill(owner, 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to judge)
+    std::error_code remove_error;
+    if (std::filesystem::remove_all(entry.path(), remove_error) > 0) ++removed;
+  }
+  return removed;
+}
+
+std::string MakeRunDir(std::string_view name) {
+  const std::string base = RunDirBase();
+  RemoveOrphanedRunDirs(base);
   // Socket paths are limited to 107 bytes: keep the name short and plain.
   std::string clean;
   for (char c : name.substr(0, 16)) clean += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
-  std::string path = fmt::format("{}/tempest-{}-XXXXXX", base, clean);
+  std::string path = fmt::format("{}/tempest-{}-{}-XXXXXX", base, clean, ::getpid());
   if (::mkdtemp(path.data()) == nullptr) {  // mkdtemp creates it with mode 0700
     throw std::runtime_error(
         fmt::format("cannot create a run folder {}: {}", path, std::strerror(errno)));

@@ -1,12 +1,16 @@
 // The ZeroMQ data plane between two workers in one process: FIFO per channel, both endpoint
 // kinds, reconnecting to a restarted peer, task inboxes, and the private run folder.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "transport/transport.h"
@@ -152,8 +156,42 @@ TEST(RunDirTest, IsPrivateAndNamedAfterTheTopology) {
   struct stat st {};
   ASSERT_EQ(::stat(dir.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
-  EXPECT_NE(dir.find("/tempest-word-count-1-"), std::string::npos) << dir;
+  EXPECT_NE(dir.find(fmt::format("/tempest-word-count-1-{}-", ::getpid())), std::string::npos)
+      << dir;
   std::filesystem::remove_all(dir);
+}
+
+// A supervisor killed with kill -9 leaves its run folder: the next one removes it at start, and
+// leaves alone a live supervisor's folder and anything that is not a run folder.
+TEST(RunDirTest, FoldersOfSupervisorsThatAreGoneAreRemovedAtStart) {
+  namespace fs = std::filesystem;
+  const fs::path base = fs::temp_directory_path() / fmt::format("rundir-test-{}", ::getpid());
+  fs::remove_all(base);
+  fs::create_directories(base);
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+  const fs::path orphan = base / fmt::format("tempest-wc-{}-AbCdEf", dead);
+  const fs::path live = base / fmt::format("tempest-wc-{}-GhIjKl", ::getpid());
+  const fs::path other = base / fmt::format("not-tempest-{}-MnOpQr", dead);
+  for (const fs::path& d : {orphan, live, other}) {
+    fs::create_directories(d);
+    std::ofstream(d / "worker-0.sock") << "x";
+  }
+  const char* xdg = std::getenv("XDG_RUNTIME_DIR");  // it would win over TMPDIR
+  const std::string saved_xdg = xdg != nullptr ? xdg : "";
+  ::unsetenv("XDG_RUNTIME_DIR");
+  ::setenv("TMPDIR", base.c_str(), 1);
+  const std::string mine = MakeRunDir("wc");
+  ::unsetenv("TMPDIR");
+  if (xdg != nullptr) ::setenv("XDG_RUNTIME_DIR", saved_xdg.c_str(), 1);
+  EXPECT_FALSE(fs::exists(orphan));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));
+  EXPECT_EQ(fs::path(mine).parent_path(), base);
+  EXPECT_EQ(RemoveOrphanedRunDirs(base.string()), 0);  // nothing left to remove
+  fs::remove_all(base);
 }
 
 TEST(ZmqTransportErrorTest, AnEndpointThatCannotBeBoundIsNamed) {
