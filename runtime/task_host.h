@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "runtime/queues/chaining.h"
+#include "runtime/queues/task_queue.h"
 #include "runtime/run_control.h"
 #include "runtime/run_summary.h"
 #include "runtime/task_metrics.h"
-#include "runtime/queues/task_queue.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 #include "transport/stream_table.h"

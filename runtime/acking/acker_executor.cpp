@@ -7,8 +7,8 @@
 #include "runtime/acking/ack_ids.h"
 #include "runtime/acking/ack_ledger.h"
 #include "runtime/executor.h"
-#include "runtime/queues/outbox.h"
 #include "runtime/process/remote_link.h"
+#include "runtime/queues/outbox.h"
 #include "runtime/thread_name.h"
 #include "transport/frame.h"
 

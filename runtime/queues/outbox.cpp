@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "runtime/queues/chaining.h"
 #include "runtime/process/remote_link.h"
+#include "runtime/queues/chaining.h"
 
 namespace tempest::runtime {
 

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "../support/test_components.h"
-#include "runtime/routing/grouper.h"
 #include "runtime/local_cluster.h"
+#include "runtime/routing/grouper.h"
 #include "topology/topology_builder.h"
 #include "topology/value_hash.h"
 
