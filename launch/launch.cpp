@@ -11,9 +11,14 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "launch/run_display.h"
 #include "runtime/local_cluster.h"
@@ -22,20 +27,83 @@
 namespace tempest::launch {
 namespace {
 
+// Exit code of a run ended by a second Ctrl-C (128 + SIGINT, as shells report it).
+constexpr int kExitInterrupted = 130;
+// How long after the drain timeout a stopped run may take to return before the process ends
+// anyway (a bolt stuck in user code cannot be joined).
+constexpr std::chrono::seconds kStopGrace{5};
+// Signals this close to the first are the same interrupt delivered twice (GNU timeout, for one,
+// signals its child and then the child's process group), not a second Ctrl-C.
+constexpr std::chrono::milliseconds kSameInterrupt{200};
+
+// Ends the process at once. The one place Tempest ends a process itself: the user interrupted
+// twice, or the run did not stop after an interrupt, and threads stuck in user code cannot be
+// joined (returning would run static destructors under them). Workers die with this process.
+[[noreturn]] void ExitNow(int code, const std::string& why) {
+  Console::Get().ClearLive();
+  fmt::print(stderr, "tempest: {}\n", why);
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
+// The spouts' tuple trees that failed (or timed out) and were not replayed, and those still
+// pending: after an interrupt, work that was not fully processed (stopped spouts replay
+// nothing).
+struct LostTrees {
+  uint64_t failed = 0;
+  uint64_t pending = 0;
+};
+LostTrees LostTreesOf(const runtime::RunSummary& summary, const topology::TopologySpec& spec) {
+  LostTrees lost;
+  for (const topology::ComponentSpec& c : spec.components) {
+    const runtime::ComponentSummary* s = summary.Find(c.id);
+    if (c.kind != topology::ComponentKind::kSpout || s == nullptr) continue;
+    lost.failed += s->failed > s->replayed ? s->failed - s->replayed : 0;
+    lost.pending += s->pending;
+  }
+  return lost;
+}
+
 // Runs a cluster (LocalCluster or ProcessCluster) to its end: signals and the live display on
 // Boost.Asio, the run itself on the cluster's threads; the summary and the exit code after.
+// Ctrl-C or SIGTERM drains the run (bounded by stop_timeout); a second one, or a run still
+// running kStopGrace after the drain timeout, ends the process at once.
 template <class Cluster>
-int Drive(Cluster& cluster, bool quiet, const std::function<void()>& started = {}) {
+int Drive(Cluster& cluster, const topology::TopologySpec& spec, bool quiet,
+          std::chrono::milliseconds stop_timeout, const std::function<void()>& started = {}) {
   // The signals are caught from before the start: one during it stops the run once it runs.
   boost::asio::io_context io;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   cluster.Start();
   if (started) started();
-  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
-    if (ec) return;
-    if (!quiet) spdlog::info("signal {}: stopping, draining in-flight tuples", signal);
-    cluster.Stop();
-  });
+  std::optional<std::chrono::steady_clock::time_point> interrupted;  // the first signal
+  boost::asio::steady_timer deadline(io);
+  std::function<void(const boost::system::error_code&, int)> on_signal =
+      [&](const boost::system::error_code& ec, int signal) {
+        if (ec) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (interrupted && now - *interrupted < kSameInterrupt) {
+          signals.async_wait(on_signal);
+          return;
+        }
+        if (interrupted) ExitNow(kExitInterrupted, "interrupted again: exiting at once");
+        interrupted = now;
+        if (!quiet) {
+          spdlog::info("signal {}: stopping, draining in-flight tuples (again to exit at once)",
+                       signal);
+        }
+        cluster.Stop();
+        deadline.expires_after(stop_timeout + kStopGrace);
+        deadline.async_wait([&](const boost::system::error_code& e) {
+          if (e) return;
+          ExitNow(launch::kExitFailed,
+                  fmt::format("the run did not stop within {} ms of the interrupt (a bolt stuck "
+                              "in its code?); exiting",
+                              (stop_timeout + kStopGrace).count()));
+        });
+        signals.async_wait(on_signal);
+      };
+  signals.async_wait(on_signal);
   Console& console = Console::Get();
   const bool live = !quiet && console.Interactive();
   RunDisplay display;
@@ -55,6 +123,7 @@ int Drive(Cluster& cluster, bool quiet, const std::function<void()>& started = {
     boost::asio::post(io, [&] {
       signals.cancel();
       timer.cancel();
+      deadline.cancel();
     });
   });
   io.run();
@@ -68,6 +137,14 @@ int Drive(Cluster& cluster, bool quiet, const std::function<void()>& started = {
   if (!quiet) fmt::print(stderr, "{}", RunDisplay::SummaryTable(summary));
   if (!summary.completed) {
     fmt::print(stderr, "tempest: the run did not drain in time and was cut short\n");
+    return kExitFailed;
+  }
+  if (const LostTrees lost = LostTreesOf(summary, spec);
+      interrupted && (lost.failed > 0 || lost.pending > 0)) {
+    fmt::print(stderr,
+               "tempest: interrupted with tuple trees not fully processed: {} failed and not "
+               "replayed, {} still pending\n",
+               lost.failed, lost.pending);
     return kExitFailed;
   }
   return kExitOk;
@@ -84,8 +161,11 @@ int Launch(std::shared_ptr<const topology::TopologySpec> spec, const LaunchOptio
   Console::Get().ConfigureLogging(Effective(options.log, options.quiet));
   const int workers = options.workers > 0 ? options.workers : spec->config.workers;
   if (workers <= 1) {
-    runtime::LocalCluster cluster(spec);
-    return Drive(cluster, options.quiet);
+    const runtime::LocalRunOptions run;
+    runtime::LocalCluster cluster(spec, run);
+    return Drive(cluster, *spec, options.quiet, run.stop_timeout, [&] {
+      if (!options.quiet) spdlog::info("topology '{}' running in this process", spec->name);
+    });
   }
   runtime::ProcessRunOptions run;
   run.workers = workers;
@@ -94,7 +174,7 @@ int Launch(std::shared_ptr<const topology::TopologySpec> spec, const LaunchOptio
   run.worker_timeout = std::chrono::seconds(spec->config.worker_timeout_secs);
   run.worker_output = [](std::string_view line) { Console::Get().WriteLogLine(line); };
   runtime::ProcessCluster cluster(spec, run);
-  return Drive(cluster, options.quiet, [&] {
+  return Drive(cluster, *spec, options.quiet, run.run.stop_timeout, [&] {
     const std::vector<runtime::WorkerStatus> status = cluster.Workers();
     const bool running = std::all_of(status.begin(), status.end(),
                                      [](const runtime::WorkerStatus& w) { return w.running; });

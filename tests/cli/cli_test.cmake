@@ -153,6 +153,35 @@ file(REMOVE ${log})
 tempest(run ${data}/cli/quiet.yaml --log-level loud)
 expect_eq("bad --log-level exit code" "${rc}" "2")
 
+# Interrupting a run: trees that failed while draining make it exit 1; a second Ctrl-C ends it
+# at once (130); a run that cannot drain (a bolt stuck in its code) ends after the drain
+# timeout and a grace period (10 s + 5 s) with exit 1.
+function(interrupt file signals)
+  # Interrupts once the run says it is running (its first log line), then again every 0.5 s.
+  set(log ${CMAKE_CURRENT_BINARY_DIR}/interrupt.err)
+  execute_process(COMMAND bash -c "'${TEMPEST}' run '${file}' 2>'${log}' & pid=$!; for i in $(seq 300); do grep -q 'running' '${log}' && break; sleep 0.1; done; for i in $(seq ${signals}); do kill -INT $pid; sleep 0.5; done; wait $pid"
+                  OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  file(READ ${log} err)
+  file(REMOVE ${log})
+  set(err "${err}" PARENT_SCOPE)
+  set(rc "${rc}" PARENT_SCOPE)
+endfunction()
+interrupt(${data}/cli/always_throws.yaml 1)
+expect_eq("Ctrl-C with failed trees exit code" "${rc}" "1")
+if(NOT err MATCHES "tempest: interrupted with tuple trees not fully processed: [1-9][0-9]* failed and not replayed, 0 still pending\n$")
+  message(FATAL_ERROR "unexpected message after Ctrl-C with failed trees:\n${err}")
+endif()
+interrupt(${data}/cli/stuck_bolt.yaml 2)
+expect_eq("second Ctrl-C exit code" "${rc}" "130")
+if(NOT err MATCHES "\ntempest: interrupted again: exiting at once\n$")
+  message(FATAL_ERROR "unexpected message after a second Ctrl-C:\n${err}")
+endif()
+interrupt(${data}/cli/stuck_bolt.yaml 1)
+expect_eq("stuck run exit code" "${rc}" "1")
+if(NOT err MATCHES "tempest: the run did not stop within 15000 ms of the interrupt \\(a bolt stuck in its code\\?\\); exiting\n$")
+  message(FATAL_ERROR "unexpected message of a run that cannot drain:\n${err}")
+endif()
+
 # usage errors exit 2, with a message that says what is wrong.
 tempest(run ${data}/cli/quiet.yaml --workers 0)
 expect_eq("--workers 0 exit code" "${rc}" "2")
