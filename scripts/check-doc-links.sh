@@ -19,20 +19,26 @@ else
     -name '*.md' -print | sed 's|^\./||' | sort)
 fi
 
+# awk: whether `line` is a fence line or inside a fenced code block (fence, its state, is global).
+skip_fences='
+  function in_fence(line,    mark) {
+    if (match(line, /^ ? ? ?(```+|~~~+)/)) {
+      mark = substr(line, RSTART, RLENGTH); sub(/^ +/, "", mark); mark = substr(mark, 1, 3)
+      if (fence == "") { fence = mark; return 1 }
+      if (mark == fence) { fence = ""; return 1 }
+    }
+    return fence != ""
+  }'
+
 # Prints FILE<TAB>LINE<TAB>TARGET for every link target, and FILE<TAB>LINE<TAB>!PROBLEM for a
 # web address in the text or a path into ../shared (even in a code span). Skips fenced code
 # blocks, and code spans for the rest.
 extract_links() {
-  awk '
+  awk "$skip_fences"'
     FNR == 1 { fence = "" }
     {
       line = $0
-      if (match(line, /^ ? ? ?(```+|~~~+)/)) {
-        mark = substr(line, RSTART, RLENGTH); sub(/^ +/, "", mark); mark = substr(mark, 1, 3)
-        if (fence == "") { fence = mark; next }
-        if (mark == fence) { fence = ""; next }
-      }
-      if (fence != "") next
+      if (in_fence(line)) next
       if (line ~ /(^|[^A-Za-z0-9_.])\.\.\/shared\/|\/work\/shared/) {
         print FILENAME "\t" FNR "\t!a path into ../shared/, outside the repository"
       }
@@ -72,15 +78,10 @@ extract_links() {
 # punctuation and symbols dropped; spaces to '-'; a repeated heading gets -1, -2, …), plus
 # explicit <a name="…"> / id="…" anchors.
 anchors_of() {
-  awk '
+  awk "$skip_fences"'
     {
       line = $0
-      if (match(line, /^ ? ? ?(```+|~~~+)/)) {
-        mark = substr(line, RSTART, RLENGTH); sub(/^ +/, "", mark); mark = substr(mark, 1, 3)
-        if (fence == "") { fence = mark; next }
-        if (mark == fence) { fence = ""; next }
-      }
-      if (fence != "") next
+      if (in_fence(line)) next
       rest = line
       while (match(rest, /(name|id)="[^"]+"/)) {
         a = substr(rest, RSTART, RLENGTH); sub(/^(name|id)="/, "", a); sub(/"$/, "", a)
