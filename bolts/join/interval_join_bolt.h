@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bolts/join/interval_join_state.h"
-#include "bolts/join/join_bolt.h"
+#include "bolts/join/join_inputs.h"
 #include "bolts/windowing/windowed_bolt.h"
 #include "tempest/joins.h"
 #include "topology/bolt.h"

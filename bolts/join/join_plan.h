@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bolts/join/field_selector.h"
-#include "bolts/join/join_bolt.h"
+#include "bolts/join/join_inputs.h"
 #include "topology/fields.h"
 #include "topology/stream_schema.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "bolts/join/join_bolt.h"
+#include "tempest/joins.h"
 #include "topology/config_node.h"
 
 namespace tempest::bolts {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "bolts/join/join_bolt.h"
+#include "bolts/join/join_inputs.h"
 #include "bolts/windowing/windowed_bolt.h"
 #include "tempest/joins.h"
 #include "topology/bolt.h"

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "bolts/join/join_bolt.h"
+#include "bolts/join/join_inputs.h"
 #include "bolts/join/symmetric_hash_join_bolt.h"
 #include "bolts/windowing/windowed_bolt.h"
 #include "topology/bolt.h"
