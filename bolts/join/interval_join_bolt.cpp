@@ -10,8 +10,8 @@
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
-#include "bolts/join/schema_cache.h"
-#include "bolts/windowing/watermark_tracker.h"
+#include "bolts/windowing/event_time_input.h"
+#include "bolts/windowing/schema_cache.h"
 #include "bolts/windowing/window_config.h"
 #include "topology/saturating.h"
 #include "topology/topology_context.h"
@@ -166,13 +166,11 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     }
     preserved_[0] = config_.type == JoinType::kLeft || config_.type == JoinType::kFull;
     preserved_[1] = config_.type == JoinType::kRight || config_.type == JoinType::kFull;
-    late_[0] = config_.left.late_stream.empty() ? config_.late_stream : config_.left.late_stream;
-    late_[1] = config_.right.late_stream.empty() ? config_.late_stream : config_.right.late_stream;
-    sources_ = context.GetThisSources();
-    now_ = clock_();
-    tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
-                     now_);
-    next_watermark_ = now_ + config_.watermark_interval_ms;
+    event_time_.emplace(
+        context, out_, clock_, clock_(),
+        WatermarkSettings{config_.lag_ms, config_.watermark_interval_ms, config_.idle_timeout_ms},
+        [this](const topology::GlobalStreamId& id) { return RouteOf(id); },
+        [this](int64_t watermark) { state_.Advance(watermark); });
     max_pending_ = static_cast<std::size_t>(context.GetTopologyConfig().max_spout_pending);
     acking_ = context.GetTopologyConfig().acker_executors != 0;
   }
@@ -183,7 +181,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
       Unknown(input);
       return;
     }
-    const std::optional<int64_t> ts = Timestamp(input, src);
+    const std::optional<int64_t> ts = event_time_->Timestamp(input);
     if (!ts) return;
     if (flushed_) {
       // A replay after the end of input: it joins what comes with it and leaves at once.
@@ -191,55 +189,29 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
       state_.Drain();
       return;
     }
-    // With watermark_interval_ms 0 the watermark can only move when a stream's largest
-    // timestamp does (idleness and ended inputs are judged on ticks and OnSourceEnded).
-    const std::optional<int64_t> before = tracker_->max_ts(src.stream);
-    const bool raised = !before || *ts > *before;
-    tracker_->Touch(src.stream, now_);
-    tracker_->Track(src.stream, *ts);
-    if (state_.IsLate(*ts)) {
-      Late(input, src.side);
-    } else {
-      Store(input, owned, src, *ts);
-    }
-    if (config_.watermark_interval_ms == 0 && (raised || config_.idle_timeout_ms > 0)) {
-      AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
-    }
+    event_time_->Admit(input, *ts, [&] { Store(input, owned, src, *ts); });
   }
 
   void OnTick() {
-    now_ = clock_();
-    if (flushed_) return;
-    if (config_.watermark_interval_ms == 0 || now_ >= next_watermark_) {
-      AdvanceWatermark(now_);
-      next_watermark_ = now_ + config_.watermark_interval_ms;
-    }
+    const int64_t now = clock_();
+    if (!flushed_) event_time_->OnTick(now);
   }
 
   void OnSourceEnded(const std::string& component) {
-    if (flushed_) return;
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i].component == component) tracker_->End(static_cast<int>(i));
-    }
-    AdvanceWatermark(clock_());
+    if (!flushed_) event_time_->OnSourceEnded(component);
   }
 
   void OnEndOfStream() {
     if (flushed_) return;
     state_.Drain();
     flushed_ = true;
-    if (late_dropped_ > 0) {
-      spdlog::info("{} task {}: {} late tuples dropped (no late_stream configured)", component_,
-                   task_, late_dropped_);
-    }
+    event_time_->OnEndOfStream();
   }
 
  private:
   // What is known of one input schema.
   struct Source {
     int side = -1;  // 0 left, 1 right, -1 not an input of the join
-    int stream = 0;
-    int ts_index = -1;
     const InputPlan* plan = nullptr;
   };
 
@@ -253,17 +225,15 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     const std::string& name = JoinInputName(config_.selector, id);
     s.plan = plan_.Find(id);
     if (s.plan != nullptr) s.side = name == config_.left.name ? 0 : 1;
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i] == id) s.stream = static_cast<int>(i);
-    }
-    if (s.side >= 0) {
-      const std::string& field =
-          TimestampFieldOf(config_, s.side == 0 ? config_.left : config_.right);
-      const auto& names = t.GetFields().names();
-      const auto it = std::find(names.begin(), names.end(), field);
-      if (it != names.end()) s.ts_index = static_cast<int>(it - names.begin());
-    }
     return s;
+  }
+
+  // A side's event time and late stream (asked only of the join's inputs).
+  EventTimeRoute RouteOf(const topology::GlobalStreamId& id) const {
+    const bool left = JoinInputName(config_.selector, id) == config_.left.name;
+    const IntervalJoinInput& in = left ? config_.left : config_.right;
+    return {TimestampFieldOf(config_, in),
+            in.late_stream.empty() ? config_.late_stream : in.late_stream};
   }
 
   // The plan of a held tuple of `side`: most sides have one stream, so the last one is kept.
@@ -286,35 +256,6 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     }
     out_.Ack(t);
     out_.ReportDropped();
-  }
-
-  std::optional<int64_t> Timestamp(const Tuple& t, const Source& src) {
-    if (src.ts_index >= 0 && static_cast<std::size_t>(src.ts_index) < t.size()) {
-      const Value& v = t.GetValue(static_cast<std::size_t>(src.ts_index));
-      if (v.type() == topology::ValueType::kInt) return v.AsInt();
-    }
-    if (++bad_timestamps_ <= 10) {
-      out_.ReportError(
-          fmt::format("tuple {} has no integer timestamp in field \"{}\"; dropped", t.ToString(),
-                      TimestampFieldOf(config_, src.side == 0 ? config_.left : config_.right)));
-    }
-    out_.Ack(t);
-    out_.ReportDropped();
-    return std::nullopt;
-  }
-
-  void Late(const Tuple& t, int side) {
-    if (!late_[side].empty()) {
-      out_.Emit(late_[side], t, t.GetValues());
-    } else {
-      if (late_dropped_++ == 0) {
-        spdlog::info(
-            "{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
-            component_, task_, t.ToString(), state_.watermark());
-      }
-      out_.ReportDropped();
-    }
-    out_.Ack(t);
   }
 
   void Store(const Tuple& input, Tuple* owned, const Source& src, int64_t ts) {
@@ -345,10 +286,6 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
           "until held tuples time out (raise it above what the interval holds)",
           component_, task_, held, max_pending_);
     }
-  }
-
-  void AdvanceWatermark(int64_t now) {
-    if (const std::optional<int64_t> wm = tracker_->Advance(now)) state_.Advance(*wm);
   }
 
   // The state's results.
@@ -392,25 +329,19 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
   JoinPlan plan_;
   std::vector<int> select_;  // per output field: index into plan_.select, -1 for `_ts`
   bool preserved_[2] = {false, false};
-  std::string late_[2];
   std::string component_;
   int task_ = 0;
-  std::vector<topology::GlobalStreamId> sources_;
   SchemaCache<Source> schemas_;
   const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
   const InputPlan* last_plan_[2] = {nullptr, nullptr};
   std::vector<std::string> reported_;
-  std::optional<WatermarkTracker> tracker_;
-  int64_t now_ = 0;
-  int64_t next_watermark_ = 0;
+  std::optional<EventTimeInput> event_time_;
   KeyRef key_;
   const Tuple* anchors_[2] = {nullptr, nullptr};
   std::size_t max_pending_ = 0;
   bool acking_ = true;
   bool warned_pending_ = false;
   bool flushed_ = false;
-  uint64_t late_dropped_ = 0;
-  uint64_t bad_timestamps_ = 0;
 };
 
 IntervalJoinBolt::IntervalJoinBolt(IntervalJoinBoltConfig config, topology::Fields left_fields,

@@ -10,9 +10,9 @@
 #include "bolts/join/interval_join_state.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
-#include "bolts/join/schema_cache.h"
 #include "bolts/join/symmetric_join_runner.h"
-#include "bolts/windowing/watermark_tracker.h"
+#include "bolts/windowing/event_time_input.h"
+#include "bolts/windowing/schema_cache.h"
 #include "topology/topology_context.h"
 
 // SymmetricHashJoinBolt's append mode (Spark's StreamingSymmetricHashJoinExec): the interval
@@ -72,11 +72,14 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     options.left_once = semi_ || anti_;
     state_.emplace(static_cast<IntervalJoinSink&>(*this), options);
 
-    sources_ = context.GetThisSources();
-    now_ = clock_();
-    tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
-                     now_);
-    next_watermark_ = now_ + config_.watermark_interval_ms;
+    event_time_.emplace(
+        context, out_, clock_, clock_(),
+        WatermarkSettings{config_.lag_ms, config_.watermark_interval_ms, config_.idle_timeout_ms},
+        [this](const topology::GlobalStreamId& id) -> EventTimeRoute {
+          const int side = JoinInputName(config_.selector, id) == config_.left.name ? 0 : 1;
+          return {SymmetricTimestampField(config_, side), ""};  // late rows: dropped, counted
+        },
+        [this](int64_t watermark) { state_->Advance(watermark); });
   }
 
   void Handle(const Tuple& input, Tuple* owned) override {
@@ -97,50 +100,25 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
         return;
       }
     }
-    int64_t ts = 0;
-    if (!Timestamp(input, src, ts)) return;
+    const std::optional<int64_t> ts = event_time_->Timestamp(input);
+    if (!ts) return;
     if (flushed_) {
       // A replay after the end of input: it joins what comes with it and leaves at once.
-      Store(input, owned, src, ts);
+      Store(input, owned, src, *ts);
       state_->Drain();
       return;
     }
-    const std::optional<int64_t> before = tracker_->max_ts(src.stream);
-    const bool raised = !before || ts > *before;
-    tracker_->Touch(src.stream, now_);
-    tracker_->Track(src.stream, ts);
-    if (state_->IsLate(ts)) {
-      if (late_dropped_++ == 0) {
-        spdlog::info(
-            "{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
-            component_, task_, input.ToString(), state_->watermark());
-      }
-      out_.ReportDropped();
-      out_.Ack(input);
-    } else {
-      Store(input, owned, src, ts);
-    }
-    if (config_.watermark_interval_ms == 0 && (raised || config_.idle_timeout_ms > 0)) {
-      AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
-    }
+    event_time_->Admit(input, *ts, [&] { Store(input, owned, src, *ts); });
   }
 
   void OnTick() override {
-    now_ = clock_();
+    const int64_t now = clock_();
     ReportState();
-    if (flushed_) return;
-    if (config_.watermark_interval_ms == 0 || now_ >= next_watermark_) {
-      AdvanceWatermark(now_);
-      next_watermark_ = now_ + config_.watermark_interval_ms;
-    }
+    if (!flushed_) event_time_->OnTick(now);
   }
 
   void OnSourceEnded(const std::string& component) override {
-    if (flushed_) return;
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i].component == component) tracker_->End(static_cast<int>(i));
-    }
-    AdvanceWatermark(clock_());
+    if (!flushed_) event_time_->OnSourceEnded(component);
   }
 
   void OnEndOfStream() override {
@@ -148,16 +126,12 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     state_->Drain();  // as if the watermark were +inf: every row leaves, padded if unmatched
     flushed_ = true;
     ReportState();
-    if (late_dropped_ > 0) {
-      spdlog::info("{} task {}: {} late tuples dropped", component_, task_, late_dropped_);
-    }
+    event_time_->OnEndOfStream();
   }
 
  private:
   struct Source {
     int side = -1;  // 0 left, 1 right, -1 not an input of the join
-    int stream = 0;
-    int ts_index = -1;
     int op_index = -1;
     const InputPlan* plan = nullptr;
   };
@@ -171,15 +145,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     const topology::GlobalStreamId id = t.GetSourceGlobalStreamId();
     s.plan = plan_.Find(id);
     if (s.plan != nullptr) s.side = s.plan->position == 0 ? 0 : 1;
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i] == id) s.stream = static_cast<int>(i);
-    }
     const auto& names = t.GetFields().names();
-    if (s.side >= 0) {
-      const auto ts =
-          std::find(names.begin(), names.end(), SymmetricTimestampField(config_, s.side));
-      if (ts != names.end()) s.ts_index = static_cast<int>(ts - names.begin());
-    }
     const auto op = std::find(names.begin(), names.end(), kOpField);
     if (op != names.end()) s.op_index = static_cast<int>(op - names.begin());
     return s;
@@ -198,19 +164,6 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     if (++reported_ <= 10) out_.ReportError(why);
     out_.Ack(t);
     out_.ReportDropped();
-  }
-
-  bool Timestamp(const Tuple& t, const Source& src, int64_t& ts) {
-    if (src.ts_index >= 0 && static_cast<std::size_t>(src.ts_index) < t.size()) {
-      const Value& v = t.GetValue(static_cast<std::size_t>(src.ts_index));
-      if (v.type() == topology::ValueType::kInt) {
-        ts = v.AsInt();
-        return true;
-      }
-    }
-    Drop(t, fmt::format("tuple {} has no integer timestamp in field \"{}\"; acked and dropped",
-                        t.ToString(), SymmetricTimestampField(config_, src.side)));
-    return false;
   }
 
   void Store(const Tuple& input, Tuple* owned, const Source& src, int64_t ts) {
@@ -262,10 +215,6 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   void ReportState() {
     const std::size_t rows[2] = {state_->size(JoinSide::kLeft), state_->size(JoinSide::kRight)};
     ReportSymmetricJoinState(out_, rows, peak_);
-  }
-
-  void AdvanceWatermark(int64_t now) {
-    if (const std::optional<int64_t> wm = tracker_->Advance(now)) state_->Advance(*wm);
   }
 
   // The state's calls.
@@ -331,10 +280,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   std::size_t max_pending_ = 0;
   bool warned_pending_ = false;
   std::optional<IntervalJoinState> state_;
-  std::vector<topology::GlobalStreamId> sources_;
-  std::optional<WatermarkTracker> tracker_;
-  int64_t now_ = 0;
-  int64_t next_watermark_ = 0;
+  std::optional<EventTimeInput> event_time_;
   SchemaCache<Source> schemas_;
   const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
   const InputPlan* last_plan_[2] = {nullptr, nullptr};
@@ -343,7 +289,6 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   int adding_ = -1;  // the side of the row being processed, while it is
   std::size_t peak_[2] = {0, 0};
   bool flushed_ = false;
-  uint64_t late_dropped_ = 0;
   uint64_t reported_ = 0;
 };
 

@@ -8,7 +8,7 @@
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
-#include "bolts/join/schema_cache.h"
+#include "bolts/windowing/schema_cache.h"
 #include "bolts/join/symmetric_join_runner.h"
 #include "topology/topology_context.h"
 

@@ -1,7 +1,6 @@
 #include "bolts/windowing/windowed_bolt.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -11,8 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "bolts/windowing/event_time_input.h"
 #include "bolts/windowing/packed_windowed_bolt.h"
-#include "bolts/windowing/watermark_tracker.h"
 #include "bolts/windowing/window_manager.h"
 
 namespace tempest::bolts {
@@ -53,15 +52,14 @@ class WindowedBoltAdapter final
                topology::OutputCollector& collector) override {
     out_ = &collector;
     out_rows_ = topology::RowEmitterOf(collector);
-    component_ = context.GetThisComponentId();
-    task_ = context.GetThisTaskId();
     ValidateWindowFitsTopology(config_, context.GetTopologyConfig());
-    sources_ = context.GetThisSources();
     now_ = clock_();
     if (config_.event_time()) {
-      tracker_.emplace(static_cast<int>(sources_.size()), config_.lag_ms, config_.idle_timeout_ms,
-                       now_);
-      next_watermark_ = now_ + config_.watermark_interval_ms;
+      event_time_.emplace(
+          context, collector, clock_, now_,
+          WatermarkSettings{config_.lag_ms, config_.watermark_interval_ms, config_.idle_timeout_ms},
+          [this](const topology::GlobalStreamId& id) { return RouteOf(id); },
+          [this](int64_t watermark) { manager_->OnWatermark(watermark); });
     }
     WindowPolicy policy = policy_;
     if constexpr (kPacked) {
@@ -95,18 +93,9 @@ class WindowedBoltAdapter final
       Keep(input, owned, count_only_ ? 0 : manager_->ArrivalTime(clock_()));
       return;
     }
-    const Source& source = SourceOf(input);
-    const std::optional<int64_t> ts = Timestamp(input, source);
+    const std::optional<int64_t> ts = event_time_->Timestamp(input);
     if (!ts) return;
-    tracker_->Touch(source.stream, now_);
-    if (!tracker_->Track(source.stream, *ts)) {
-      Late(input);
-      return;
-    }
-    Keep(input, owned, *ts);
-    if (config_.watermark_interval_ms == 0) {
-      AdvanceWatermark(config_.idle_timeout_ms > 0 ? clock_() : now_);
-    }
+    event_time_->Admit(input, *ts, [&] { Keep(input, owned, *ts); });
   }
 
   std::chrono::milliseconds TickInterval() const override {
@@ -128,18 +117,11 @@ class WindowedBoltAdapter final
     now_ = clock_();
     if (flushed_) return;
     manager_->OnTime(now_);
-    if (config_.event_time() && (config_.watermark_interval_ms == 0 || now_ >= next_watermark_)) {
-      AdvanceWatermark(now_);
-      next_watermark_ = now_ + config_.watermark_interval_ms;
-    }
+    if (event_time_) event_time_->OnTick(now_);
   }
 
   void OnSourceEnded(const std::string& component) override {
-    if (!tracker_ || flushed_) return;
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i].component == component) tracker_->End(static_cast<int>(i));
-    }
-    AdvanceWatermark(clock_());
+    if (event_time_ && !flushed_) event_time_->OnSourceEnded(component);
   }
 
   void OnEndOfStream() override {
@@ -147,10 +129,7 @@ class WindowedBoltAdapter final
       manager_->Flush(clock_());
       manager_->ExpireAll();
       flushed_ = true;
-      if (late_dropped_ > 0) {
-        spdlog::info("{} task {}: {} late tuples dropped (no late_stream configured)", component_,
-                     task_, late_dropped_);
-      }
+      if (event_time_) event_time_->OnEndOfStream();
     }
     bolt_->OnEndOfStream();
   }
@@ -186,75 +165,14 @@ class WindowedBoltAdapter final
     }
   }
 
-  // What is known of one input schema: its stream's position and its timestamp field.
-  struct Source {
-    const topology::StreamSchema* schema = nullptr;
-    int stream = 0;
-    int ts_index = -1;  // -1: the stream has no such field
-  };
-
-  const Source& SourceOf(const Tuple& t) {
-    for (const Source& s : schemas_) {
-      if (s.schema == t.schema()) return s;
-    }
-    Source s;
-    s.schema = t.schema();
-    const std::string& component = t.GetSourceComponent();
-    const std::string& stream = t.GetSourceStreamId();
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i].component == component && sources_[i].stream == stream) {
-        s.stream = static_cast<int>(i);
-      }
-    }
-    const auto& names = t.GetFields().names();
-    const auto it = std::find(names.begin(), names.end(), config_.timestamp_field);
-    if (it != names.end()) s.ts_index = static_cast<int>(it - names.begin());
-    schemas_.push_back(s);
-    return schemas_.back();
-  }
-
-  // The tuple's event time; a tuple without an integer one is reported, acked and dropped.
-  std::optional<int64_t> Timestamp(const Tuple& t, const Source& source) {
-    if (source.ts_index >= 0 && static_cast<std::size_t>(source.ts_index) < t.size()) {
-      const topology::Value& v = t.GetValue(static_cast<std::size_t>(source.ts_index));
-      if (v.type() == topology::ValueType::kInt) return v.AsInt();
-    }
-    if (++bad_timestamps_ <= 10) {
-      out_->ReportError(fmt::format("tuple {} has no integer timestamp in field \"{}\"; dropped",
-                                    t.ToString(), config_.timestamp_field));
-    }
-    out_->Ack(t);
-    out_->ReportDropped();
-    return std::nullopt;
-  }
-
-  void Late(const Tuple& t) {
-    const std::string& route = LateStreamOf(t);
-    if (!route.empty()) {
-      out_->Emit(route, t, t.GetValues());
-    } else {
-      if (late_dropped_++ == 0) {
-        spdlog::info(
-            "{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
-            component_, task_, t.ToString(), *tracker_->watermark());
-      }
-      out_->ReportDropped();
-    }
-    out_->Ack(t);
-  }
-
-  // The late stream of the tuple's input: its route's, else the bolt-level one ("" if none).
-  const std::string& LateStreamOf(const Tuple& t) const {
+  // The late stream of an input: its route's, else the bolt-level one ("" if none).
+  EventTimeRoute RouteOf(const topology::GlobalStreamId& id) const {
     for (const LateRoute& r : routes_) {
-      if (r.input == (r.by_stream ? t.GetSourceStreamId() : t.GetSourceComponent())) {
-        return r.stream;
+      if (r.input == (r.by_stream ? id.stream : id.component)) {
+        return {config_.timestamp_field, r.stream};
       }
     }
-    return config_.late_stream;
-  }
-
-  void AdvanceWatermark(int64_t now) {
-    if (const std::optional<int64_t> wm = tracker_->Advance(now)) manager_->OnWatermark(*wm);
+    return {config_.timestamp_field, config_.late_stream};
   }
 
   void Activate(const typename Manager::Activation& a) {
@@ -285,7 +203,7 @@ class WindowedBoltAdapter final
   void ExecuteAfterFlush(const Tuple& input) {
     int64_t end = clock_();
     if (config_.event_time()) {
-      const std::optional<int64_t> ts = Timestamp(input, SourceOf(input));
+      const std::optional<int64_t> ts = event_time_->Timestamp(input);
       if (!ts) return;
       end = *ts;
     }
@@ -494,20 +412,13 @@ class WindowedBoltAdapter final
   const bool count_only_;  // processing-time count slide and length: time is only the end stamp
   topology::OutputCollector* out_ = nullptr;
   topology::RowEmitter* out_rows_ = nullptr;  // out_'s, if it has one
-  std::string component_;
-  int task_ = 0;
-  std::vector<topology::GlobalStreamId> sources_;
-  std::vector<Source> schemas_;
-  std::optional<WatermarkTracker> tracker_;
+  std::optional<EventTimeInput> event_time_;  // event-time windows only
   std::optional<Manager> manager_;
-  int64_t now_ = 0;  // the clock at the last tick: idle inputs are judged at tick precision
-  int64_t next_watermark_ = 0;
+  int64_t now_ = 0;  // the clock at the last tick
   // The tuples of the activation running now.
   std::conditional_t<kPacked, std::span<const HeldRow>, Anchors> window_;
   std::vector<topology::AckMeta::Anchor> failed_;
   bool flushed_ = false;
-  uint64_t late_dropped_ = 0;
-  uint64_t bad_timestamps_ = 0;
   // Packed rows (PackedWindowedBolt only).
   RowArena arena_;
   std::vector<RowOrigin> origins_;

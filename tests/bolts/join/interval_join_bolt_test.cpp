@@ -277,9 +277,9 @@ TEST(IntervalJoinBoltTest, ATupleWithoutAnIntegerTimestampIsReportedAckedAndDrop
   h.Start(ShowsClicks(JoinType::kLeft));
   h.Send("shows", {1, "ad", "noon"});
   ASSERT_EQ(h.out.errors.size(), 1u);
-  EXPECT_EQ(
-      h.out.errors[0],
-      "tuple logs:shows[1] [1,\"ad\",\"noon\"] has no integer timestamp in field \"ts\"; dropped");
+  EXPECT_EQ(h.out.errors[0],
+            "tuple logs:shows[1] [1,\"ad\",\"noon\"] has no integer timestamp in field \"ts\"; "
+            "acked and dropped");
   EXPECT_EQ(h.out.acked.size(), 1u);
   EXPECT_EQ(h.out.dropped, 1u);
   EXPECT_TRUE(h.Rows().empty());

@@ -1,0 +1,107 @@
+#include "bolts/windowing/event_time_input.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace tempest::bolts {
+
+EventTimeInput::EventTimeInput(const topology::TopologyContext& context,
+                               topology::OutputCollector& out, const WindowClock& clock,
+                               int64_t now, WatermarkSettings settings, RouteOf route_of,
+                               OnWatermark on_watermark)
+    : out_(out),
+      clock_(clock),
+      settings_(settings),
+      route_of_(std::move(route_of)),
+      on_watermark_(std::move(on_watermark)),
+      component_(context.GetThisComponentId()),
+      task_(context.GetThisTaskId()),
+      sources_(context.GetThisSources()),
+      now_(now),
+      next_watermark_(now_ + settings.watermark_interval_ms),
+      tracker_(static_cast<int>(sources_.size()), settings.lag_ms, settings.idle_timeout_ms, now_) {
+}
+
+const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::Tuple& t) {
+  return streams_.Get(t, [this](const topology::Tuple& u) {
+    Stream s;
+    const topology::GlobalStreamId id = u.GetSourceGlobalStreamId();
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i] == id) s.index = static_cast<int>(i);
+    }
+    s.route = route_of_(id);
+    const auto& names = u.GetFields().names();
+    const auto it = std::find(names.begin(), names.end(), s.route.timestamp_field);
+    if (it != names.end()) s.ts_index = static_cast<int>(it - names.begin());
+    return s;
+  });
+}
+
+std::optional<int64_t> EventTimeInput::Timestamp(const topology::Tuple& t) {
+  const Stream& s = StreamOf(t);
+  if (s.ts_index >= 0 && static_cast<std::size_t>(s.ts_index) < t.size()) {
+    const topology::Value& v = t.GetValue(static_cast<std::size_t>(s.ts_index));
+    if (v.type() == topology::ValueType::kInt) return v.AsInt();
+  }
+  if (++bad_timestamps_ <= 10) {
+    out_.ReportError(
+        fmt::format("tuple {} has no integer timestamp in field \"{}\"; acked and dropped",
+                    t.ToString(), s.route.timestamp_field));
+  }
+  out_.Ack(t);
+  out_.ReportDropped();
+  return std::nullopt;
+}
+
+bool EventTimeInput::Track(const topology::Tuple& t, int64_t ts) {
+  const int stream = StreamOf(t).index;
+  const std::optional<int64_t> before = tracker_.max_ts(stream);
+  tracker_.Touch(stream, now_);
+  late_ = !tracker_.Track(stream, ts);
+  return !before || ts > *before;
+}
+
+void EventTimeInput::Late(const topology::Tuple& t) {
+  const std::string& route = StreamOf(t).route.late_stream;
+  if (!route.empty()) {
+    out_.Emit(route, t, t.GetValues());
+  } else {
+    if (late_dropped_++ == 0) {
+      spdlog::info("{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
+                   component_, task_, t.ToString(), *tracker_.watermark());
+    }
+    out_.ReportDropped();
+  }
+  out_.Ack(t);
+}
+
+void EventTimeInput::Advance(int64_t now) {
+  if (const std::optional<int64_t> wm = tracker_.Advance(now)) on_watermark_(*wm);
+}
+
+void EventTimeInput::OnTick(int64_t now) {
+  now_ = now;
+  if (settings_.watermark_interval_ms == 0 || now >= next_watermark_) {
+    Advance(now);
+    next_watermark_ = now + settings_.watermark_interval_ms;
+  }
+}
+
+void EventTimeInput::OnSourceEnded(const std::string& component) {
+  for (std::size_t i = 0; i < sources_.size(); ++i) {
+    if (sources_[i].component == component) tracker_.End(static_cast<int>(i));
+  }
+  Advance(clock_());
+}
+
+void EventTimeInput::OnEndOfStream() const {
+  if (late_dropped_ > 0) {
+    spdlog::info("{} task {}: {} late tuples dropped (no late stream)", component_, task_,
+                 late_dropped_);
+  }
+}
+
+}  // namespace tempest::bolts

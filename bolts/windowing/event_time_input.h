@@ -1,0 +1,106 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bolts/windowing/schema_cache.h"
+#include "bolts/windowing/watermark_tracker.h"
+#include "tempest/windowed_bolt.h"
+#include "topology/output_collector.h"
+#include "topology/topology_context.h"
+#include "topology/tuple.h"
+
+namespace tempest::bolts {
+
+// The watermark keys a bolt with event time has (docs/contracts.md, "Event time").
+struct WatermarkSettings {
+  int64_t lag_ms = 0;
+  int64_t watermark_interval_ms = 0;  // 0: the watermark moves after every tuple
+  int64_t idle_timeout_ms = 0;        // 0: an input is never idle
+};
+
+// What a bolt says of one input stream: the field that holds its event time, and where its late
+// tuples go ("": dropped and counted).
+struct EventTimeRoute {
+  std::string timestamp_field;
+  std::string late_stream;
+};
+
+// The event-time side of a bolt's input, the same for windowed bolts and the interval and
+// symmetric joins: per input schema its stream and timestamp field; the watermark over the
+// bolt's input streams (WatermarkTracker: idle and ended inputs); late tuples routed or dropped
+// and counted; tuples without a timestamp reported, acked and dropped. Each watermark rise is
+// handed to the bolt. Single-threaded; the bolt passes its own clock readings in.
+class EventTimeInput {
+ public:
+  using RouteOf = std::function<EventTimeRoute(const topology::GlobalStreamId& stream)>;
+  using OnWatermark = std::function<void(int64_t watermark)>;
+
+  // `now`: the clock at the start, when every input's idle time starts. `route_of` is asked once
+  // per input stream; `clock` is read when an input may have gone idle.
+  EventTimeInput(const topology::TopologyContext& context, topology::OutputCollector& out,
+                 const WindowClock& clock, int64_t now, WatermarkSettings settings,
+                 RouteOf route_of, OnWatermark on_watermark);
+
+  // The tuple's event time: nullopt when it has no integer one (then it is reported, the first
+  // ten times, acked and counted dropped).
+  std::optional<int64_t> Timestamp(const topology::Tuple& t);
+
+  // A tuple at `ts` (its Timestamp): `keep()` stores it unless it is late, strictly below the
+  // watermark; a late one goes unchanged to its late stream or is counted dropped, acked either
+  // way. With watermark_interval_ms 0 the watermark then moves at once, after the tuple is kept.
+  template <class Keep>
+  void Admit(const topology::Tuple& t, int64_t ts, Keep&& keep) {
+    const bool raised = Track(t, ts);
+    if (late_) {
+      Late(t);
+    } else {
+      keep();
+    }
+    if (settings_.watermark_interval_ms == 0 && (raised || settings_.idle_timeout_ms > 0)) {
+      Advance(settings_.idle_timeout_ms > 0 ? clock_() : now_);
+    }
+  }
+
+  // A timer tick at `now`: the watermark moves when its interval is due.
+  void OnTick(int64_t now);
+  // Every stream of `component` has ended: it no longer holds the watermark back.
+  void OnSourceEnded(const std::string& component);
+  // The end of the input: reports how many late tuples were dropped.
+  void OnEndOfStream() const;
+
+  std::optional<int64_t> watermark() const noexcept { return tracker_.watermark(); }
+
+ private:
+  struct Stream {
+    int index = 0;  // among the bolt's sources
+    int ts_index = -1;
+    EventTimeRoute route;
+  };
+  const Stream& StreamOf(const topology::Tuple& t);
+  // Records the timestamp and sets late_; true if it raised its stream's largest one.
+  bool Track(const topology::Tuple& t, int64_t ts);
+  void Late(const topology::Tuple& t);
+  void Advance(int64_t now);
+
+  topology::OutputCollector& out_;
+  const WindowClock& clock_;
+  WatermarkSettings settings_;
+  RouteOf route_of_;
+  OnWatermark on_watermark_;
+  std::string component_;
+  int task_ = 0;
+  std::vector<topology::GlobalStreamId> sources_;
+  int64_t now_ = 0;  // the clock at the last tick: idle inputs are judged at tick precision
+  int64_t next_watermark_ = 0;
+  WatermarkTracker tracker_;
+  SchemaCache<Stream> streams_;
+  bool late_ = false;
+  uint64_t late_dropped_ = 0;
+  uint64_t bad_timestamps_ = 0;
+};
+
+}  // namespace tempest::bolts
