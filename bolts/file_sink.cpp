@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -43,6 +45,25 @@ int WriteLines(int fd, std::string_view data) {
     data.remove_prefix(chunk);
   }
   return 0;
+}
+
+// Appends `data` (whole lines) to `fd`, all or nothing: with the file locked against the other
+// tasks' sinks (flock), a write that fails part-way is cut off again (ftruncate to where it
+// began), so that no partial line is left for later lines to follow. Returns 0 or the errno of
+// the write; `rollback_error`: the errno of a failed cut (0 if none was needed or it worked).
+int AppendWholeLines(int fd, std::string_view data, int& rollback_error) {
+  rollback_error = 0;
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (!regular) return WriteLines(fd, data);  // a pipe or device: nothing to cut
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) return errno;
+  }
+  const off_t start = ::lseek(fd, 0, SEEK_END);
+  const int err = start < 0 ? errno : WriteLines(fd, data);
+  if (err != 0 && start >= 0 && ::ftruncate(fd, start) != 0) rollback_error = errno;
+  ::flock(fd, LOCK_UN);
+  return err;
 }
 
 }  // namespace
@@ -92,11 +113,16 @@ void FileSink::Execute(const topology::Tuple& input) {
 void FileSink::Flush() {
   last_flush_ = now_();
   if (buffer_.empty()) return;
-  const int err = fd_ >= 0 ? WriteLines(fd_, buffer_) : EBADF;
+  int rollback_error = 0;
+  const int err = fd_ >= 0 ? AppendWholeLines(fd_, buffer_, rollback_error) : EBADF;
   buffer_.clear();
   if (err != 0) {
-    out_->ReportError(fmt::format("cannot write to {}: {} ({} tuples failed)", config_.path,
-                                  ErrnoText(err), unacked_.size()));
+    out_->ReportError(fmt::format("cannot write to {}: {} ({} tuples failed{})", config_.path,
+                                  ErrnoText(err), unacked_.size(),
+                                  rollback_error == 0
+                                      ? ""
+                                      : fmt::format("; the partial write could not be cut off: {}",
+                                                    ErrnoText(rollback_error))));
     for (const topology::Tuple& t : unacked_) out_->Fail(t);
   } else {
     for (const topology::Tuple& t : unacked_) out_->Ack(t);

@@ -28,7 +28,10 @@ void ValidateFileSinkConfig(const FileSinkConfig& config);
 // continues the file); every task then appends whole lines with O_APPEND, so the
 // lines of several tasks never interleave. Lines are buffered and written when flush_ms has passed
 // (checked on every tuple and on the bolt's tick), at end-of-stream and in Cleanup; a tuple is
-// acked only once its line has been written (a failed write fails the tuples and reports it).
+// acked only once its line has been written. A failed write fails the tuples and reports it,
+// and is cut off again: each flush appends under an exclusive flock and, if the write fails
+// part-way (a full disk), truncates the file back to where the flush began, so the file never
+// holds a partial line (the tuples replay whole).
 // Prepare throws std::runtime_error naming the path if the file cannot be opened. No output
 // streams. One instance per task, used by that task's thread only.
 class FileSink final : public topology::Bolt {

@@ -5,8 +5,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <csignal>
 #include <thread>
 
 #include "../support/builtin_test_support.h"
@@ -208,6 +210,66 @@ TEST(FileSinkTest, AFailedWriteFailsTheTuplesAndReportsIt) {
   EXPECT_TRUE(out.acked.empty());
   sink.Cleanup();  // nothing left to write
   EXPECT_EQ(out.errors.size(), 1u);
+}
+
+// A file-size limit (RLIMIT_FSIZE) makes writes past it fail part-way with EFBIG, as a full disk
+// fails them with ENOSPC; it is lifted again when the test ends.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &saved_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+    Set(bytes);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+  void Set(rlim_t bytes) {
+    rlimit limit = saved_;
+    limit.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  }
+
+ private:
+  rlimit saved_{};
+  void (*old_handler_)(int) = nullptr;
+};
+
+TEST(FileSinkTest, AWriteThatFailsPartWayLeavesNoPartialLineAndReplaysWhole) {
+  TempDir dir;
+  const std::string path = dir.File("full.jsonl");
+  FakeClock clock;
+  FileSink sink({.path = path, .flush_ms = 1000}, clock.Fn());
+  FakeBoltCollector out;
+  sink.Prepare(BoltContext(), out);
+  const StreamSchema schema = Schema({"id", "name"});
+  const auto line = [](int i) {
+    return "{\"id\":" + std::to_string(i) + ",\"name\":\"n" + std::to_string(i) + "\"}";
+  };
+  sink.Execute(Tracked(schema, Values{1, "n1"}, 1));
+  sink.Flush();  // written: the file holds one whole line
+  const std::size_t first = ReadFile(path).size();
+  ASSERT_EQ(ReadFile(path), line(1) + "\n");
+  {
+    FileSizeLimit full(first + 10);  // the next line stops part-way
+    sink.Execute(Tracked(schema, Values{2358, "n2358"}, 2));
+    sink.Execute(Tracked(schema, Values{2359, "n2359"}, 3));
+    sink.Flush();
+    EXPECT_EQ(out.errors, (std::vector<std::string>{"cannot write to " + path +
+                                                    ": File too large (2 tuples failed)"}));
+    EXPECT_EQ(out.failed.size(), 2u);
+    EXPECT_EQ(ReadFile(path), line(1) + "\n");  // the partial line was cut off
+  }
+  // Space again: the replays (and later tuples) follow the last whole line.
+  sink.Execute(Tracked(schema, Values{1521, "n1521"}, 4));
+  sink.Execute(Tracked(schema, Values{2358, "n2358"}, 2));
+  sink.Execute(Tracked(schema, Values{2359, "n2359"}, 3));
+  sink.Flush();
+  EXPECT_EQ(ReadFile(path),
+            line(1) + "\n" + line(1521) + "\n" + line(2358) + "\n" + line(2359) + "\n");
+  EXPECT_EQ(out.acked.size(), 4u);
+  EXPECT_EQ(out.failed.size(), 2u);
 }
 
 TEST(FileSinkTest, ALargeFlushKeepsEveryLineWhole) {
