@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "bolts/chaos_bolt.h"
 #include "bolts/file_sink.h"
 #include "bolts/filter_bolt.h"
@@ -91,6 +93,11 @@ void RegisterBuiltinBolts(topology::ComponentRegistry& registry) {
   registry.AddBolt("FileSink", [](ConfigReader& c, const ComponentContext& context) {
     FileSinkConfig sink;
     sink.path = context.ResolvePath(c.RequiredString("path"));
+    try {
+      context.ClaimFile(sink.path, true);
+    } catch (const std::invalid_argument& e) {
+      c.Fail("path", e.what());
+    }
     sink.flush_ms = c.IntAtLeast("flush_ms", 100, 0);
     return BoltFactory([sink] { return std::make_unique<FileSink>(sink); });
   });

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "spouts/file_spout.h"
 #include "spouts/generator_spout.h"
 #include "spouts/test_word_spout.h"
@@ -31,6 +33,11 @@ SpoutFactory MakeGeneratorSpout(ConfigReader& c, const ComponentContext&) {
 SpoutFactory MakeFileSpout(ConfigReader& c, const ComponentContext& context) {
   FileSpoutConfig f;
   f.path = context.ResolvePath(c.RequiredString("path"));
+  try {
+    context.ClaimFile(f.path, false);
+  } catch (const std::invalid_argument& e) {
+    c.Fail("path", e.what());
+  }
   f.format = c.String("format", "");
   if (!f.format.empty() && f.format != "jsonl" && f.format != "csv") {
     c.Fail("format", fmt::format("expected jsonl or csv, found \"{}\"", f.format));

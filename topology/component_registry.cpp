@@ -13,6 +13,37 @@ std::string ComponentContext::ResolvePath(std::string_view path) const {
   return (std::filesystem::path(base_dir) / p).lexically_normal().string();
 }
 
+namespace {
+
+// Whether two paths name one file: the same existing file (device and inode), or the same
+// canonical path for files that do not exist yet.
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, ec);
+  if (ec) return a == b;
+  return ca == cb;
+}
+
+}  // namespace
+
+void ComponentContext::ClaimFile(const std::string& path, bool writes) const {
+  if (files == nullptr) return;
+  for (const FileClaim& other : *files) {
+    if (other.writes == writes || other.component == id || !SameFile(other.path, path)) continue;
+    const FileClaim& writer = writes ? FileClaim{id, path, true} : other;
+    const FileClaim& reader = writes ? other : FileClaim{id, path, false};
+    throw std::invalid_argument(
+        fmt::format("\"{}\" writes {}, which \"{}\" reads{}: the writer would truncate the "
+                    "reader's input; write to another file",
+                    writer.component, writer.path, reader.component,
+                    writer.path == reader.path ? "" : fmt::format(" (as {})", reader.path)));
+  }
+  files->push_back({id, path, writes});
+}
+
 ComponentRegistry& ComponentRegistry::Global() {
   static ComponentRegistry registry;
   return registry;

@@ -779,7 +779,7 @@ class Loader {
     c.kind = p.kind;
     c.parallelism = p.parallelism;
     c.class_name = p.class_name;
-    ComponentContext context{id, base_dir_, {}, topology_config_, p.parallelism, {}};
+    ComponentContext context{id, base_dir_, {}, topology_config_, p.parallelism, {}, &files_};
     for (const StreamEntry* input : inputs) {
       const StreamEntry& e = *input;
       const ComponentSpec& source = built_.at(e.input.source.component);
@@ -857,6 +857,7 @@ class Loader {
   std::map<std::string, Pending> pending_;
   std::vector<StreamEntry> streams_;
   std::map<std::string, ComponentSpec> built_;
+  std::vector<FileClaim> files_;  // the files makers claimed (ComponentContext::ClaimFile)
   std::vector<std::string> order_;
 };
 

@@ -22,6 +22,13 @@
 
 namespace tempest::topology {
 
+// A file a component of the topology reads or writes (ComponentContext::ClaimFile).
+struct FileClaim {
+  std::string component;
+  std::string path;  // as resolved (ResolvePath)
+  bool writes = false;
+};
+
 // What a component maker knows besides its config map.
 struct ComponentContext {
   std::string id;        // the component's id in the topology
@@ -34,8 +41,16 @@ struct ComponentContext {
   int parallelism = 1;                       // the component's tasks
   std::vector<GroupingSpec> groupings = {};  // bolts: how each of `inputs` is grouped, in order
 
+  // The files the topology's components claimed so far (set by the loader; null outside one).
+  std::vector<FileClaim>* files = nullptr;
+
   // `path` if absolute, else base_dir/path.
   std::string ResolvePath(std::string_view path) const;
+  // Notes that this component reads or writes the file at `path` (resolved). Throws
+  // std::invalid_argument when another component writes a file this one reads, or reads one it
+  // writes (a sink would truncate a spout's input); the same file under another name (a
+  // symbolic or hard link, `..`) counts as the same.
+  void ClaimFile(const std::string& path, bool writes) const;
 };
 
 // Turns a component's `config` map into a factory of task instances. Read every key through the
