@@ -60,7 +60,7 @@ bool EventTimeInput::Track(const topology::Tuple& t, int64_t ts) {
   const int stream = StreamOf(t).index;
   const std::optional<int64_t> before = tracker_.max_ts(stream);
   tracker_.Touch(stream, now_);
-  late_ = !tracker_.Track(stream, ts);
+  late_ = !tracker_.Track(stream, ts) || (closed_through_ && ts <= *closed_through_);
   return !before || ts > *before;
 }
 

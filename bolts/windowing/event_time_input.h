@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -65,6 +66,12 @@ class EventTimeInput {
     }
   }
 
+  // Windows ending at or before `end` have fired: a tuple at or below it is late too (it could
+  // only have been in them), even at the watermark itself.
+  void CloseThrough(int64_t end) {
+    closed_through_ = closed_through_ ? std::max(*closed_through_, end) : end;
+  }
+
   // A timer tick at `now`: the watermark moves when its interval is due.
   void OnTick(int64_t now);
   // Every stream of `component` has ended: it no longer holds the watermark back.
@@ -99,6 +106,7 @@ class EventTimeInput {
   WatermarkTracker tracker_;
   SchemaCache<Stream> streams_;
   bool late_ = false;
+  std::optional<int64_t> closed_through_;  // CloseThrough's latest
   uint64_t late_dropped_ = 0;
   uint64_t bad_timestamps_ = 0;
 };

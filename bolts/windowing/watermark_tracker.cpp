@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "topology/saturating.h"
+
 namespace tempest::bolts {
 
 WatermarkTracker::WatermarkTracker(int streams, int64_t lag_ms, int64_t idle_timeout_ms,
@@ -39,7 +41,7 @@ std::optional<int64_t> WatermarkTracker::Advance(int64_t now) {
   }
   const std::optional<int64_t> base = any_holding ? holding : ended;
   if (!base) return std::nullopt;
-  const int64_t candidate = *base - lag_ms_;
+  const int64_t candidate = topology::SaturatingSub(*base, lag_ms_);
   if (watermark_ && candidate <= *watermark_) return std::nullopt;
   watermark_ = candidate;
   return watermark_;

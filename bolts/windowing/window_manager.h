@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bolts/windowing/window_config.h"
+#include "topology/saturating.h"
 
 namespace tempest::bolts {
 
@@ -96,6 +97,7 @@ class WindowManager {
   // every extra move cost).
   template <typename U>
   void Add(U&& value, int64_t ts) {
+    ts = std::max(ts, kNoTime + 1);  // kNoTime means "none": INT64_MIN is kept 1 ms later
     queue_.emplace_back(ts, Seen{0}, std::forward<U>(value));
     last_ts_ = ts;
     if (max_ts_ == kNoTime || ts > max_ts_) max_ts_ = ts;
@@ -226,13 +228,16 @@ class WindowManager {
   }
 
   // Windows end at multiples of the slide (Storm's alignment); floor-safe for negative times.
+  // The last window ends at INT64_MAX instead of past it.
   int64_t AlignUp(int64_t ts) const {
     const int64_t s = policy_.slide;
-    const int64_t r = ((ts % s) + s) % s;
-    return r == 0 ? ts : ts + (s - r);
+    int64_t r = ts % s;
+    if (r < 0) r += s;
+    return r == 0 ? ts : topology::SaturatingAdd(ts, s - r);
   }
 
   void WatermarkTimeWindows(int64_t watermark) {
+    if (last_window_fired_) return;
     if (next_window_end_ == kNoTime) {
       const int64_t first = EarliestEventTs(kNoTime, watermark);
       if (first == kNoTime) return;
@@ -242,8 +247,11 @@ class WindowManager {
     while (end <= watermark) {
       SetContext(end, EventCount(end));
       if (OnTrigger()) {
-        if (end > std::numeric_limits<int64_t>::max() - policy_.slide) break;
-        end += policy_.slide;
+        if (end == std::numeric_limits<int64_t>::max()) {
+          last_window_fired_ = true;  // no window ends later
+          break;
+        }
+        end = topology::SaturatingAdd(end, policy_.slide);
       } else {
         // Nothing in this window: jump to the window of the next event.
         const int64_t next = EarliestEventTs(end, watermark);
@@ -298,13 +306,13 @@ class WindowManager {
                           ? std::min(last_ts_, next_fire_)
                           : last_ts_;
         }
-        const int64_t diff = reference - e.ts;
+        const int64_t diff = topology::SaturatingSub(reference, e.ts);
         if (diff >= policy_.length) return Action::kExpire;
         return diff < 0 ? Action::kKeep : Action::kProcess;
       }
       case EvictionKind::kWatermarkTime: {
         if (!has_context_) return Action::kKeep;  // nothing is evicted before a watermark
-        const int64_t diff = reference_ - e.ts;
+        const int64_t diff = topology::SaturatingSub(reference_, e.ts);
         if (diff < 0) return Action::kKeep;
         return diff >= policy_.length ? Action::kExpire : Action::kProcess;
       }
@@ -450,6 +458,7 @@ class WindowManager {
   int64_t trigger_count_ = 0;            // kCount: events since the last trigger
   int64_t next_fire_ = kNoTime;          // kTime: the next scheduled instant
   int64_t next_window_end_ = kNoTime;    // kWatermarkTime
+  bool last_window_fired_ = false;       // kWatermarkTime: the window ending at INT64_MAX
   int64_t last_processed_ts_ = kNoTime;  // kWatermarkCount
 };
 

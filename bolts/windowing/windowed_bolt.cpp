@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -13,6 +14,7 @@
 #include "bolts/windowing/event_time_input.h"
 #include "bolts/windowing/packed_windowed_bolt.h"
 #include "bolts/windowing/window_manager.h"
+#include "topology/saturating.h"
 
 namespace tempest::bolts {
 
@@ -177,13 +179,27 @@ class WindowedBoltAdapter final
 
   void Activate(const typename Manager::Activation& a) {
     std::optional<int64_t> start;
-    if (!config_.length.is_count()) start = a.reference - config_.length.value;
+    if (!config_.length.is_count())
+      start = topology::SaturatingSub(a.reference, config_.length.value);
+    if (event_time_ && policy_.trigger == TriggerKind::kWatermarkTime && start) {
+      event_time_->CloseThrough(ClosedThrough(a.reference));
+    }
     const int64_t end = count_only_ ? clock_() : a.reference;
     if constexpr (kPacked) {
       RunWindow(PackedWindow(a.copies, arena_, origins_, start, end));
     } else {
       RunWindow(TupleWindow(a.events, a.new_events, a.expired, start, end));
     }
+  }
+
+  // The latest time no window after the one ending at `end` holds: a tuple at or below it that
+  // arrives now is late (at the watermark too), as it can no longer be in any window.
+  int64_t ClosedThrough(int64_t end) const {
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    if (end == kMax) return kMax;  // the last window there is
+    const int64_t next_start =
+        topology::SaturatingSub(topology::SaturatingAdd(end, policy_.slide), policy_.length);
+    return std::min(end, next_start);
   }
 
   template <class Window>
@@ -208,7 +224,7 @@ class WindowedBoltAdapter final
       end = *ts;
     }
     std::optional<int64_t> start;
-    if (!config_.length.is_count()) start = end - config_.length.value;
+    if (!config_.length.is_count()) start = topology::SaturatingSub(end, config_.length.value);
     if constexpr (kPacked) {
       HeldRow row = PackRow(input);
       const HeldRow one[] = {row};

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <limits>
+#include <set>
 
 #include "../../support/builtin_test_support.h"
 
@@ -272,6 +274,61 @@ TEST(WindowedBoltTest, WithoutALateStreamLateTuplesAreDroppedCountedAndAcked) {
   EXPECT_EQ(h.Acked(), (Ids{2, 3}));
   ASSERT_EQ(h.out.emitted.size(), 1u);  // only the window (610, 620] of tuple 1
   EXPECT_EQ(h.out.emitted[0].stream, "default");
+}
+
+// Event times at the ends of int64 saturate instead of wrapping: every tuple is in a window whose
+// bounds are in order, none is lost or counted late.
+TEST(WindowedBoltTest, EventTimesAtTheInt64LimitsStayInWindows) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  for (const std::vector<int64_t>& times : {std::vector<int64_t>{kMax - 50, kMax - 10, kMax},
+                                            std::vector<int64_t>{kMin, kMin + 1, kMin + 50}}) {
+    SCOPED_TRACE(times[0]);
+    Harness h(EventTime(
+        WindowConfig::Sliding(WindowSpan::DurationMs(100), WindowSpan::DurationMs(30)), 0));
+    h.Prepare();
+    for (std::size_t i = 0; i < times.size(); ++i) h.Send(static_cast<int64_t>(i), times[i]);
+    h.bolt->OnEndOfStream();
+    std::set<int64_t> windowed;
+    for (const RecordingBolt::Seen& w : h.seen) {
+      ASSERT_TRUE(w.start.has_value());
+      EXPECT_LE(*w.start, w.end);
+      for (int64_t id : w.events) windowed.insert(id);
+    }
+    EXPECT_EQ(windowed, (std::set<int64_t>{0, 1, 2}));
+    EXPECT_EQ(h.out.dropped, 0u);
+    EXPECT_EQ(h.Acked().size(), 3u);
+  }
+}
+
+// A tuple at the watermark is not late (Storm), but once the window ending there has fired no
+// window can take it: it is late then, not silently expired. Sliding windows still take it.
+TEST(WindowedBoltTest, ATupleAtTheEndOfAFiredTumblingWindowIsLate) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  for (const int64_t end : {int64_t{50}, kMax}) {
+    SCOPED_TRACE(end);
+    Harness h(EventTime(WindowConfig::Tumbling(WindowSpan::DurationMs(10)), 0));
+    h.Prepare();
+    h.Send(1, end - 5);
+    h.Send(2, end);  // watermark `end`: the window ending there fires
+    ASSERT_EQ(h.seen.size(), 1u);
+    h.Send(3, end);
+    EXPECT_EQ(h.out.dropped, 1u);
+    EXPECT_EQ(h.Acked(), (Ids{3}));
+    h.bolt->OnEndOfStream();
+    EXPECT_EQ(h.seen.size(), 1u);
+    EXPECT_EQ(h.Acked(), (Ids{3, 1, 2}));
+  }
+  Harness h(
+      EventTime(WindowConfig::Sliding(WindowSpan::DurationMs(20), WindowSpan::DurationMs(10)), 0));
+  h.Prepare();
+  h.Send(1, 45);
+  h.Send(2, 50);  // fires (30, 50]
+  h.Send(3, 50);  // in (40, 60]
+  h.Send(4, 60);  // fires (40, 60]
+  EXPECT_EQ(h.out.dropped, 0u);
+  ASSERT_EQ(h.seen.size(), 2u);
+  EXPECT_EQ(h.seen[1].events, (Ids{1, 2, 3, 4}));
 }
 
 TEST(WindowedBoltTest, ATupleWithoutAnIntegerTimestampIsReportedAckedAndDropped) {
