@@ -52,6 +52,7 @@ constexpr std::chrono::milliseconds kSameInterrupt{200};
 struct LostTrees {
   uint64_t failed = 0;
   uint64_t pending = 0;
+  uint64_t given_up = 0;  // past topology.spout.max.retries
 };
 LostTrees LostTreesOf(const runtime::RunSummary& summary, const topology::TopologySpec& spec) {
   LostTrees lost;
@@ -60,6 +61,7 @@ LostTrees LostTreesOf(const runtime::RunSummary& summary, const topology::Topolo
     if (c.kind != topology::ComponentKind::kSpout || s == nullptr) continue;
     lost.failed += s->failed > s->replayed ? s->failed - s->replayed : 0;
     lost.pending += s->pending;
+    lost.given_up += s->dropped;
   }
   return lost;
 }
@@ -139,12 +141,18 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, bool quiet,
     fmt::print(stderr, "tempest: the run did not drain in time and was cut short\n");
     return kExitFailed;
   }
-  if (const LostTrees lost = LostTreesOf(summary, spec);
-      interrupted && (lost.failed > 0 || lost.pending > 0)) {
+  const LostTrees lost = LostTreesOf(summary, spec);
+  if (interrupted && (lost.failed > 0 || lost.pending > 0)) {
     fmt::print(stderr,
                "tempest: interrupted with tuple trees not fully processed: {} failed and not "
                "replayed, {} still pending\n",
                lost.failed, lost.pending);
+    return kExitFailed;
+  }
+  if (lost.given_up > 0) {
+    fmt::print(stderr,
+               "tempest: {} tuples failed past topology.spout.max.retries and were given up\n",
+               lost.given_up);
     return kExitFailed;
   }
   return kExitOk;

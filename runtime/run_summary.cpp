@@ -17,6 +17,7 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
   for (const topology::ComponentSpec& c : spec.components) {
     ComponentSummary cs;
     cs.id = c.id;
+    cs.spout = c.kind == topology::ComponentKind::kSpout;
     cs.tasks = static_cast<int>(layout.TasksOf(c.id).size());
     for (const TaskSnapshot& t : tasks) {
       if (t.component != c.id) continue;

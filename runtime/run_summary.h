@@ -42,13 +42,16 @@ inline std::size_t QueueCapacity(const topology::TopologySpec& spec,
 // Totals of one component over a run.
 struct ComponentSummary {
   std::string id;
+  bool spout = false;
   int tasks = 0;
   uint64_t emitted = 0;
   uint64_t executed = 0;
   uint64_t acked = 0;
   uint64_t failed = 0;
   uint64_t errors = 0;
-  uint64_t dropped = 0;  // bolts: inputs dropped on purpose, e.g. late tuples (ReportDropped)
+  // Bolts: inputs dropped on purpose, e.g. late tuples (ReportDropped); spouts: message ids
+  // given up after topology.spout.max.retries replays.
+  uint64_t dropped = 0;
   // Spouts: of `failed`, how many timed out; emits of ids failed before; trees still undecided
   // at the end; emit -> tree completed latencies of the acked ids.
   uint64_t timed_out = 0;

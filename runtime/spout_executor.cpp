@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <thread>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "runtime/acking/ack_ids.h"
@@ -31,8 +33,11 @@ struct ValueHasher {
 // fresh root id, one edge id per copy sent, an init to the tree's acker; the id waits in the
 // pending map until the acker reports the tree completed or failed, or the message timeout
 // expires it. The spout's Ack/Fail are called here, on the spout's thread, between NextTuple
-// calls. A bounded spout sends end-of-stream when it is exhausted (so windows can flush), keeps
-// replaying what fails, and sends close once nothing is pending.
+// calls. A failed message id is handed back to the spout (Fail, to replay it) after a back-off
+// that doubles with its failures; past topology.spout.max.retries it is given up: acked to the
+// spout, counted as dropped and logged. A bounded spout sends end-of-stream when it is exhausted
+// (so windows can flush), keeps replaying what fails, and sends close once nothing is pending
+// or waiting to replay.
 class SpoutExecutor final : public TaskExecutor,
                             private topology::SpoutOutputCollector,
                             private AnchorSource {
@@ -42,6 +47,9 @@ class SpoutExecutor final : public TaskExecutor,
         tracking_(!setup_.layout->AckerTaskIds().empty()),
         timeout_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))),
         max_pending_(static_cast<std::size_t>(std::max(0, setup_.spec->config.max_spout_pending))),
+        max_retries_(setup_.spec->config.max_spout_retries),
+        retry_delay_(std::chrono::milliseconds(setup_.spec->config.spout_retry_delay_ms)),
+        retry_max_delay_(std::chrono::milliseconds(setup_.spec->config.spout_retry_max_delay_ms)),
         ids_(static_cast<uint64_t>(setup_.task)) {
     const std::vector<int>& ackers = setup_.layout->AckerTaskIds();
     for (std::size_t i = 0; i < ackers.size(); ++i) {
@@ -72,6 +80,7 @@ class SpoutExecutor final : public TaskExecutor,
     bool stopping = false;
     bool ended = false;  // end-of-stream sent
     for (;;) {
+      if (!retry_at_.empty()) ReplayDue();
       if (!stopping && control.stop_requested()) {
         spout_->Deactivate();
         stopping = true;
@@ -115,7 +124,8 @@ class SpoutExecutor final : public TaskExecutor,
         outbox.SendEndOfStream(emitter_.router().DownstreamTasks());
         ended = true;
       }
-      if ((exhausted || stopping) && pending_.empty()) break;
+      // Stopping drops the replays still waiting (they count as failed, not replayed).
+      if ((exhausted || stopping) && pending_.empty() && (stopping || retry_at_.empty())) break;
       if (!tracking_) {
         if (result == topology::NextResult::kIdle) Backoff(++idle_streak);
         continue;
@@ -127,7 +137,8 @@ class SpoutExecutor final : public TaskExecutor,
         const auto until = result == topology::NextResult::kIdle && may_emit
                                ? Clock::now() + BackoffTime(++idle_streak)
                                : next_rotation_;
-        Receive(inbox, std::min(until, next_rotation_));
+        const auto next_retry = retry_at_.empty() ? until : retry_at_.begin()->first;
+        Receive(inbox, std::min({until, next_rotation_, next_retry}));
         Rotate();
       } else if (inbox.MaybeNonEmpty()) {
         Receive(inbox, Clock::time_point::min());
@@ -234,6 +245,7 @@ class SpoutExecutor final : public TaskExecutor,
 
   void Acked(const topology::Value& id) {
     TaskMetrics::Bump(metrics_.acked);
+    if (!failures_.empty()) failures_.erase(id);
     try {
       spout_->Ack(id);
     } catch (const std::exception& e) {
@@ -241,14 +253,64 @@ class SpoutExecutor final : public TaskExecutor,
     }
   }
 
+  // A failed message id: replayed after its back-off, or given up past the retry limit.
   void Failed(topology::Value&& id) {
     TaskMetrics::Bump(metrics_.failed);
+    const int failures = ++failures_[id];
+    if (max_retries_ >= 0 && failures > max_retries_) {
+      GiveUp(std::move(id), failures);
+      return;
+    }
+    const Clock::duration delay = RetryDelay(failures);
+    if (delay == Clock::duration::zero()) {
+      Replay(std::move(id));
+    } else {
+      retry_at_.emplace(Clock::now() + delay, std::move(id));
+    }
+  }
+
+  // delay * 2^(failures - 1), at most the maximum.
+  Clock::duration RetryDelay(int failures) const {
+    Clock::duration delay = retry_delay_;
+    for (int i = 1; i < failures && delay < retry_max_delay_; ++i) delay *= 2;
+    return std::min(delay, retry_max_delay_);
+  }
+
+  void ReplayDue() {
+    const auto now = Clock::now();
+    while (!retry_at_.empty() && retry_at_.begin()->first <= now) {
+      auto node = retry_at_.extract(retry_at_.begin());
+      Replay(std::move(node.mapped()));
+    }
+  }
+
+  // Hands the id back to the spout to emit again.
+  void Replay(topology::Value&& id) {
     try {
       spout_->Fail(id);
     } catch (const std::exception& e) {
       Error("Fail threw", e.what());
     }
     failed_ids_.insert(std::move(id));
+  }
+
+  // The spout forgets the id (it is acked to it, as Storm's KafkaSpout commits what it gives
+  // up); the run counts it and ends with exit status 1.
+  void GiveUp(topology::Value&& id, int failures) {
+    failures_.erase(id);
+    TaskMetrics::Bump(metrics_.dropped);
+    if (++given_up_ <= 10) {
+      spdlog::warn(
+          "{} task {}: message id {} failed {} times, past topology.spout.max.retries {}: given "
+          "up{}",
+          context_.GetThisComponentId(), setup_.task, id.ToString(), failures, max_retries_,
+          given_up_ == 10 ? " (later ones are only counted)" : "");
+    }
+    try {
+      spout_->Ack(id);
+    } catch (const std::exception& e) {
+      Error("Ack threw", e.what());
+    }
   }
 
   // Acked at emit (no ackers, or nobody subscribes): on the spout's own thread after NextTuple.
@@ -328,6 +390,8 @@ class SpoutExecutor final : public TaskExecutor,
   const bool tracking_;
   const Clock::duration timeout_;
   const std::size_t max_pending_;
+  const int max_retries_;  // -1: no limit
+  const Clock::duration retry_delay_, retry_max_delay_;
   AckIds ids_;
   std::vector<uint64_t> local_ackers_;  // positions in AckerTaskIds() of this process's ackers
   Clock::time_point now_{};             // emit time of tracked tuples (refreshed every few calls)
@@ -338,7 +402,10 @@ class SpoutExecutor final : public TaskExecutor,
   std::vector<topology::Value> to_ack_;
   SpoutPending pending_;
   Clock::time_point next_rotation_{};
-  std::unordered_set<topology::Value, ValueHasher> failed_ids_;  // failed, not yet replayed
+  std::unordered_set<topology::Value, ValueHasher> failed_ids_;     // failed, not yet replayed
+  std::unordered_map<topology::Value, int, ValueHasher> failures_;  // of ids not acked yet
+  std::multimap<Clock::time_point, topology::Value> retry_at_;      // replays waiting
+  uint64_t given_up_ = 0;
   std::vector<SpoutPending::Entry> expired_;
   std::vector<Envelope> envelopes_;
   transport::Frame decoded_;

@@ -20,7 +20,9 @@ struct TaskMetrics {
   std::atomic<uint64_t> acked{0};     // spouts: message ids acked; bolts: inputs acked
   std::atomic<uint64_t> failed{0};    // spouts: message ids failed; bolts: inputs failed
   std::atomic<uint64_t> errors{0};    // exceptions thrown by user code, ReportError calls
-  std::atomic<uint64_t> dropped{0};   // bolts: inputs dropped on purpose (ReportDropped)
+  // bolts: inputs dropped on purpose (ReportDropped); spouts: message ids given up after
+  // topology.spout.max.retries replays
+  std::atomic<uint64_t> dropped{0};
   // Spouts only:
   std::atomic<uint64_t> timed_out{0};  // message ids failed because their tree timed out
   std::atomic<uint64_t> replayed{0};   // emits of a message id that had failed before

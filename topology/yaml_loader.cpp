@@ -428,6 +428,9 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
                                                   "topology.acker.executors",
                                                   "topology.max.spout.pending",
                                                   "topology.message.timeout.secs",
+                                                  "topology.spout.max.retries",
+                                                  "topology.spout.retry.delay.ms",
+                                                  "topology.spout.retry.max.delay.ms",
                                                   "topology.debug",
                                                   "topology.wait.yield.micros",
                                                   "topology.executor.receive.buffer.size",
@@ -458,6 +461,12 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       config.max_spout_pending = at_least(0);
     } else if (key == "topology.message.timeout.secs") {
       config.message_timeout_secs = at_least(1);
+    } else if (key == "topology.spout.max.retries") {
+      config.max_spout_retries = at_least(-1);
+    } else if (key == "topology.spout.retry.delay.ms") {
+      config.spout_retry_delay_ms = at_least(0);
+    } else if (key == "topology.spout.retry.max.delay.ms") {
+      config.spout_retry_max_delay_ms = at_least(0);
     } else if (key == "topology.debug") {
       config.debug = ReadBool(value);
     } else if (key == "topology.wait.yield.micros") {

@@ -25,6 +25,13 @@ struct TopologyConfig {
   int acker_executors = -1;       // topology.acker.executors: -1 = one per worker, 0 = ack at emit
   int max_spout_pending = 0;      // topology.max.spout.pending: 0 = unlimited
   int message_timeout_secs = 30;  // topology.message.timeout.secs
+  // topology.spout.max.retries: replays of a failed message id before the spout gives it up
+  // (acks it, counts and logs it; the run then exits 1); -1 = no limit
+  int max_spout_retries = -1;
+  // topology.spout.retry.delay.ms / topology.spout.retry.max.delay.ms: a failed message id
+  // replays after delay * 2^(failures - 1), at most max.delay (Storm's KafkaSpout back-off)
+  int spout_retry_delay_ms = 2;
+  int spout_retry_max_delay_ms = 10000;
   // supervisor.worker.timeout.secs: a worker process silent this long is killed and restarted
   int worker_timeout_secs = 30;
   bool debug = false;  // topology.debug: log every emit

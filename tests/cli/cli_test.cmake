@@ -57,6 +57,18 @@ if(NOT err MATCHES "^tempest: run failed: spout 'lines' task 1 failed to open: .
   message(FATAL_ERROR "unexpected failure message:\n${err}")
 endif()
 
+# poison tuples: past topology.spout.max.retries each is given up, counted, and the run exits 1.
+tempest(run ${data}/cli/poison.yaml)
+expect_eq("poison run exit code" "${rc}" "1")
+if(NOT err MATCHES "gen: 20 tuples given up after topology.spout.max.retries\n.*gen: 0 trees acked, 80 failed \\(0 timed out\\), 60 replayed, 0 pending;.*\ntempest: 20 tuples failed past topology.spout.max.retries and were given up\n$")
+  message(FATAL_ERROR "unexpected poison run output:\n${err}")
+endif()
+tempest(run ${data}/cli/sink_on_dev_full.yaml --quiet)
+expect_eq("/dev/full run exit code" "${rc}" "1")
+if(NOT err MATCHES "tempest: 50 tuples failed past topology.spout.max.retries and were given up\n$")
+  message(FATAL_ERROR "unexpected /dev/full run output:\n${err}")
+endif()
+
 # a shared object that is not a plugin: exit 2, naming the missing entry point.
 tempest(validate ${data}/cli/not_a_plugin.yaml --set plugin=${NOT_A_PLUGIN})
 expect_eq("not-a-plugin exit code" "${rc}" "2")
