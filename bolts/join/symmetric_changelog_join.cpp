@@ -8,8 +8,8 @@
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
 #include "bolts/join/join_plan.h"
-#include "bolts/windowing/schema_cache.h"
 #include "bolts/join/symmetric_join_runner.h"
+#include "bolts/windowing/schema_cache.h"
 #include "topology/topology_context.h"
 
 // SymmetricHashJoinBolt's changelog mode (Flink's StreamingJoinOperator over ChangelogJoinState).
