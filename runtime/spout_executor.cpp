@@ -35,9 +35,9 @@ struct ValueHasher {
 // expires it. The spout's Ack/Fail are called here, on the spout's thread, between NextTuple
 // calls. A failed message id is handed back to the spout (Fail, to replay it) after a back-off
 // that doubles with its failures; past topology.spout.max.retries it is given up: acked to the
-// spout, counted as dropped and logged. A bounded spout sends end-of-stream when it is exhausted
-// (so windows can flush), keeps replaying what fails, and sends close once nothing is pending
-// or waiting to replay.
+// spout, counted as dropped and logged, and emitted on the spout's failed_stream if it has one. A
+// bounded spout sends end-of-stream when it is exhausted (so windows can flush), keeps replaying
+// what fails, and sends close once nothing is pending or waiting to replay.
 class SpoutExecutor final : public TaskExecutor,
                             private topology::SpoutOutputCollector,
                             private AnchorSource {
@@ -50,6 +50,7 @@ class SpoutExecutor final : public TaskExecutor,
         max_retries_(setup_.spec->config.max_spout_retries),
         retry_delay_(std::chrono::milliseconds(setup_.spec->config.spout_retry_delay_ms)),
         retry_max_delay_(std::chrono::milliseconds(setup_.spec->config.spout_retry_max_delay_ms)),
+        failed_stream_(setup_.spec->Find(context_.GetThisComponentId())->failed_stream),
         ids_(static_cast<uint64_t>(setup_.task)) {
     const std::vector<int>& ackers = setup_.layout->AckerTaskIds();
     for (std::size_t i = 0; i < ackers.size(); ++i) {
@@ -246,6 +247,7 @@ class SpoutExecutor final : public TaskExecutor,
   void Acked(const topology::Value& id) {
     TaskMetrics::Bump(metrics_.acked);
     if (!failures_.empty()) failures_.erase(id);
+    if (!kept_.empty()) kept_.erase(id);
     try {
       spout_->Ack(id);
     } catch (const std::exception& e) {
@@ -295,10 +297,20 @@ class SpoutExecutor final : public TaskExecutor,
   }
 
   // The spout forgets the id (it is acked to it, as Storm's KafkaSpout commits what it gives
-  // up); the run counts it and ends with exit status 1.
+  // up); its values go to the failed stream, unanchored; the run counts it and ends with exit
+  // status 1.
   void GiveUp(topology::Value&& id, int failures) {
     failures_.erase(id);
     TaskMetrics::Bump(metrics_.dropped);
+    if (const auto kept = kept_.find(id); kept != kept_.end()) {
+      topology::Values values = std::move(kept->second);
+      kept_.erase(kept);
+      try {
+        emitter_.Emit(failed_stream_, -1, std::move(values));
+      } catch (const std::exception& e) {
+        Error("failed_stream emit", e.what());
+      }
+    }
     if (++given_up_ <= 10) {
       spdlog::warn(
           "{} task {}: message id {} failed {} times, past topology.spout.max.retries {}: given "
@@ -337,6 +349,9 @@ class SpoutExecutor final : public TaskExecutor,
       to_ack_.push_back(std::move(message_id));
       return;
     }
+    // The values of a tracked tuple are kept only for a failed stream, to send it there if the
+    // tuple is given up.
+    if (!failed_stream_.empty()) kept_.insert_or_assign(message_id, values);
     root_ = pending_.Reserve(RootHighBits());  // never full: NextTuple is not called then
     xor_edges_ = 0;
     std::size_t sent = 0;
@@ -344,6 +359,7 @@ class SpoutExecutor final : public TaskExecutor,
       sent = emitter_.Emit(stream, direct_task, std::move(values), this);
     } catch (...) {
       pending_.Release(root_);
+      if (!failed_stream_.empty()) kept_.erase(message_id);
       throw;
     }
     if (sent == 0) {
@@ -392,6 +408,7 @@ class SpoutExecutor final : public TaskExecutor,
   const std::size_t max_pending_;
   const int max_retries_;  // -1: no limit
   const Clock::duration retry_delay_, retry_max_delay_;
+  const std::string failed_stream_;  // "" if none
   AckIds ids_;
   std::vector<uint64_t> local_ackers_;  // positions in AckerTaskIds() of this process's ackers
   Clock::time_point now_{};             // emit time of tracked tuples (refreshed every few calls)
@@ -405,6 +422,7 @@ class SpoutExecutor final : public TaskExecutor,
   std::unordered_set<topology::Value, ValueHasher> failed_ids_;     // failed, not yet replayed
   std::unordered_map<topology::Value, int, ValueHasher> failures_;  // of ids not acked yet
   std::multimap<Clock::time_point, topology::Value> retry_at_;      // replays waiting
+  std::unordered_map<topology::Value, topology::Values, ValueHasher> kept_;  // failed_stream only
   uint64_t given_up_ = 0;
   std::vector<SpoutPending::Entry> expired_;
   std::vector<Envelope> envelopes_;

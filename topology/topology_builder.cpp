@@ -66,13 +66,19 @@ TopologyBuilder::~TopologyBuilder() = default;
 
 TopologyConfig& TopologyBuilder::Config() noexcept { return spec_->config; }
 
-void TopologyBuilder::SetSpout(std::string id, SpoutFactory factory, int parallelism) {
+SpoutDeclarer TopologyBuilder::SetSpout(std::string id, SpoutFactory factory, int parallelism) {
   ComponentSpec c;
   c.id = std::move(id);
   c.kind = ComponentKind::kSpout;
   c.parallelism = parallelism;
   c.spout_factory = std::move(factory);
   spec_->components.push_back(std::move(c));
+  return SpoutDeclarer(&spec_->components, spec_->components.size() - 1);
+}
+
+SpoutDeclarer& SpoutDeclarer::FailedStream(std::string stream) {
+  (*components_)[index_].failed_stream = std::move(stream);
+  return *this;
 }
 
 BoltDeclarer TopologyBuilder::SetBolt(std::string id, BoltFactory factory, int parallelism) {
@@ -98,6 +104,7 @@ std::shared_ptr<const TopologySpec> TopologyBuilder::Build() const {
   for (ComponentSpec& c : spec->components) {
     try {
       c.streams = c.DeclareStreams();
+      c.AddFailedStream(c.streams);
     } catch (const std::exception& e) {
       throw InvalidTopologyException(
           fmt::format("Component: [{}] failed to declare its output fields: {}", c.id, e.what()));

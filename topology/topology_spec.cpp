@@ -35,6 +35,34 @@ std::vector<std::shared_ptr<const StreamSchema>> ComponentSpec::DeclareStreams()
   return declarer.TakeStreams();
 }
 
+void ComponentSpec::AddFailedStream(
+    std::vector<std::shared_ptr<const StreamSchema>>& streams) const {
+  if (failed_stream.empty()) return;
+  if (streams.empty()) {
+    throw std::invalid_argument(
+        fmt::format("failed_stream \"{}\": spout \"{}\" declares no stream to take its fields from",
+                    failed_stream, id));
+  }
+  for (const auto& s : streams) {
+    if (s->stream == failed_stream) {
+      throw std::invalid_argument(
+          fmt::format("failed_stream \"{}\" is a stream spout \"{}\" declares itself; name another",
+                      failed_stream, id));
+    }
+    if (*s->fields != *streams.front()->fields) {
+      throw std::invalid_argument(fmt::format(
+          "failed_stream \"{}\" takes the fields of spout \"{}\"'s streams, and they differ "
+          "(\"{}\": {}, \"{}\": {})",
+          failed_stream, id, streams.front()->stream, streams.front()->fields->ToString(),
+          s->stream, s->fields->ToString()));
+    }
+  }
+  auto schema = std::make_shared<StreamSchema>(*streams.front());
+  schema->stream = failed_stream;
+  schema->direct = false;
+  streams.push_back(std::move(schema));
+}
+
 const ComponentSpec* TopologySpec::Find(std::string_view id) const noexcept {
   for (const ComponentSpec& c : components) {
     if (c.id == id) return &c;

@@ -28,11 +28,18 @@ struct ComponentSpec {
   // Declared output streams, in declaration order. Tuples borrow these schemas.
   std::vector<std::shared_ptr<const StreamSchema>> streams;
   std::vector<InputSpec> inputs;  // kBolt only
+  // kSpout only: where tuples given up after topology.spout.max.retries go (a dead-letter
+  // stream with the spout's fields); empty: they are only counted.
+  std::string failed_stream;
 
   const StreamSchema* FindStream(std::string_view stream) const noexcept;
   // Creates one throw-away instance with the factory and returns the streams it declares.
   // Whatever the factory or DeclareOutputFields throws propagates.
   std::vector<std::shared_ptr<const StreamSchema>> DeclareStreams() const;
+  // Adds `failed_stream` (if set) to `streams`, with the fields the spout's streams share.
+  // Throws std::invalid_argument when the spout already declares that stream, or its streams'
+  // fields differ.
+  void AddFailedStream(std::vector<std::shared_ptr<const StreamSchema>>& streams) const;
 };
 
 // A whole topology, as built by TopologyBuilder (or, later, the YAML loader). Validate before

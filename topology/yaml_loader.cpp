@@ -572,6 +572,8 @@ class Loader {
     const ConfigNode* class_node;
     int parallelism;
     const ConfigNode* config;
+    std::string failed_stream = {};                  // spouts
+    const ConfigNode* failed_stream_node = nullptr;  // where it is set
   };
 
   void ApplySetOverrides(TopologyConfig& config) {
@@ -618,6 +620,10 @@ class Loader {
     p.class_node = node.Find("className");
     p.parallelism = static_cast<int>(r.IntAtLeast("parallelism", 1, 1));
     p.config = r.Node("config");
+    if (kind == ComponentKind::kSpout) {
+      p.failed_stream = r.String("failed_stream", "");
+      p.failed_stream_node = node.Find("failed_stream");
+    }
     r.Finish();
     if (id.empty()) throw ConfigError(*p.id_node, "expected a component id, found an empty string");
     if (id.starts_with("__")) {
@@ -788,6 +794,7 @@ class Loader {
     c.kind = p.kind;
     c.parallelism = p.parallelism;
     c.class_name = p.class_name;
+    c.failed_stream = p.failed_stream;
     ComponentContext context{id, base_dir_, {}, topology_config_, p.parallelism, {}, &files_};
     for (const StreamEntry* input : inputs) {
       const StreamEntry& e = *input;
@@ -829,6 +836,11 @@ class Loader {
     } catch (const std::exception& e) {
       throw ConfigError(*p.class_node, fmt::format("{} failed to declare its output fields: {}",
                                                    p.class_name, e.what()));
+    }
+    try {
+      c.AddFailedStream(c.streams);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(*p.failed_stream_node, e.what());
     }
     built_.emplace(id, std::move(c));
   }

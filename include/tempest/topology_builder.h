@@ -51,6 +51,22 @@ class BoltDeclarer {
   std::size_t index_;
 };
 
+// What SetSpout returns: the spout's own settings.
+class SpoutDeclarer {
+ public:
+  // Tuples this spout gives up after topology.spout.max.retries go to `stream` (declared for
+  // the spout, with the fields its streams share), e.g. into a FileSink as a dead-letter file.
+  SpoutDeclarer& FailedStream(std::string stream);
+
+ private:
+  friend class TopologyBuilder;
+  SpoutDeclarer(std::vector<ComponentSpec>* components, std::size_t index)
+      : components_(components), index_(index) {}
+
+  std::vector<ComponentSpec>* components_;
+  std::size_t index_;
+};
+
 // Builds a topology in C++ (Storm's TopologyBuilder). Each factory is called once per task (and
 // once more by Build, to ask the component's DeclareOutputFields). Build validates and throws
 // InvalidTopologyException before anything runs.
@@ -69,7 +85,7 @@ class TopologyBuilder {
   TopologyBuilder(const TopologyBuilder&) = delete;
   TopologyBuilder& operator=(const TopologyBuilder&) = delete;
 
-  void SetSpout(std::string id, SpoutFactory factory, int parallelism = 1);
+  SpoutDeclarer SetSpout(std::string id, SpoutFactory factory, int parallelism = 1);
   BoltDeclarer SetBolt(std::string id, BoltFactory factory, int parallelism = 1);
   BoltDeclarer SetBolt(std::string id, BasicBoltFactory factory, int parallelism = 1);
 

@@ -47,6 +47,23 @@ TEST(ValidationTest, AValidTopologyBuilds) {
   EXPECT_EQ(s->component, "count");
 }
 
+TEST(ValidationTest, ASpoutsFailedStreamHasItsFields) {
+  TopologyBuilder b;
+  b.SetSpout("words", Spout({"word", "ts"})).FailedStream("dead");
+  b.SetBolt("letters", Bolt()).ShuffleGrouping("words", "dead");
+  const auto spec = b.Build();
+  const StreamSchema* dead = spec->Find("words")->FindStream("dead");
+  ASSERT_NE(dead, nullptr);
+  EXPECT_EQ(*dead->fields, (Fields{"word", "ts"}));
+  EXPECT_EQ(dead->component, "words");
+
+  TopologyBuilder same;
+  same.SetSpout("words", Spout()).FailedStream("default");
+  EXPECT_EQ(BuildError(same),
+            "Component: [words] failed to declare its output fields: failed_stream \"default\" "
+            "is a stream spout \"words\" declares itself; name another");
+}
+
 TEST(ValidationTest, UnknownSourceComponent) {
   TopologyBuilder b;
   b.SetSpout("words", Spout());
