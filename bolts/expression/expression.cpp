@@ -184,6 +184,10 @@ class Parser {
  public:
   explicit Parser(std::string_view text) : tokens_(Lex(text)) {}
 
+  // How deep parentheses, NOT and unary minus may nest: the parser and every walk of the tree
+  // recurse once per level, and a condition is written by hand.
+  static constexpr int kMaxNesting = 100;
+
   ExprNode Parse() {
     if (Peek().kind == Tok::kEnd) throw ExpressionError(0, "the condition is empty");
     ExprNode root = Or();
@@ -240,9 +244,26 @@ class Parser {
     return Node(ExprNode::Kind::kAnd, ExprNode::Op::kNone, position, std::move(items));
   }
 
+  // One level deeper for what follows the current token; throws past kMaxNesting.
+  struct Level {
+    explicit Level(Parser& p) : parser(p) {
+      if (++parser.depth_ > kMaxNesting) {
+        const std::size_t position = parser.Peek().position;
+        throw ExpressionError(position, fmt::format("at character {}: nested deeper than {} "
+                                                    "levels of parentheses, NOT and minus",
+                                                    position, kMaxNesting));
+      }
+    }
+    ~Level() { --parser.depth_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+    Parser& parser;
+  };
+
   ExprNode Not() {
     if (KeywordIs(Peek(), "NOT")) {
       const std::size_t position = Next().position;
+      const Level level(*this);
       std::vector<ExprNode> operand;
       operand.push_back(Not());
       return Node(ExprNode::Kind::kNot, ExprNode::Op::kNone, position, std::move(operand));
@@ -353,6 +374,7 @@ class Parser {
         n.position = position;
         return n;
       }
+      const Level level(*this);
       std::vector<ExprNode> operand;
       operand.push_back(Unary());
       return Node(ExprNode::Kind::kNegate, ExprNode::Op::kNone, position, std::move(operand));
@@ -396,6 +418,7 @@ class Parser {
       }
       case Tok::kLParen: {
         Next();
+        const Level level(*this);
         ExprNode inner = Or();
         if (Peek().kind != Tok::kRParen) Fail("expected \")\"");
         Next();
@@ -442,6 +465,7 @@ class Parser {
 
   std::vector<Token> tokens_;
   std::size_t at_ = 0;
+  int depth_ = 0;  // levels of nesting open (Level)
 };
 
 const char* OpText(ExprNode::Op op) {

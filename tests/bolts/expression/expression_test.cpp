@@ -80,6 +80,26 @@ TEST(ExpressionParseTest, ErrorsNameThePositionAndTheToken) {
   EXPECT_EQ(ParseError("3x > 1"), "0: at character 0: \"3x\" is not a number");
 }
 
+// Found by the expression fuzzer: 4<((((((…66<((((… overflowed the stack. Nesting is bounded.
+TEST(ExpressionParseTest, NestingDeeperThanAHundredLevelsIsAnError) {
+  const auto nested = [](const std::string& open, int levels) {
+    std::string text;
+    for (int i = 0; i < levels; ++i) text += open;
+    return text + "a > 1";
+  };
+  EXPECT_NO_THROW(ParseExpression(std::string(100, '(') + "a > 1" + std::string(100, ')')));
+  EXPECT_EQ(ParseError(std::string(101, '(') + "a > 1" + std::string(101, ')')),
+            "101: at character 101: nested deeper than 100 levels of parentheses, NOT and minus");
+  EXPECT_EQ(ParseError(nested("NOT ", 101)),
+            "404: at character 404: nested deeper than 100 levels of parentheses, NOT and minus");
+  std::string minus = "x = ";
+  for (int i = 0; i < 101; ++i) minus += "- ";
+  EXPECT_EQ(ParseError(minus + "y"),
+            "206: at character 206: nested deeper than 100 levels of parentheses, NOT and minus");
+  EXPECT_EQ(ParseError("4<" + std::string(100000, '(')),
+            "103: at character 103: nested deeper than 100 levels of parentheses, NOT and minus");
+}
+
 TEST(ExpressionParseTest, ConjunctsAreTheTopLevelAndOperands) {
   const std::vector<ExprNode> parts =
       SplitConjuncts(ParseExpression("a:x = 1 AND b:y = 2 AND (a:z > 0 OR b:w > 0)"));
