@@ -33,7 +33,7 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
       cs.complete_latency.Merge(t.complete_latency);
       for (const auto& [name, value] : t.gauges) {
         auto it = std::find_if(cs.gauges.begin(), cs.gauges.end(),
-                               [&](const auto& g) { return g.first == name; });
+                               [&name = name](const auto& g) { return g.first == name; });
         if (it == cs.gauges.end()) {
           cs.gauges.emplace_back(name, value);
         } else {

@@ -214,6 +214,8 @@ class WindowManager {
   // taken for one of the previous activation's (only GetNew() reads that).
   using Seen = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
   struct Event {
+    template <typename U>
+    Event(int64_t t, Seen s, U&& v) : ts(t), seen(s), value(std::forward<U>(v)) {}
     int64_t ts;
     Seen seen;  // Mark of the last trigger whose window held it; 0: none yet
     T value;

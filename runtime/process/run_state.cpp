@@ -47,7 +47,7 @@ void AddCounters(TaskCounters& into, const TaskCounters& c) {
   // gauge it has not reported yet keeps the dead incarnation's last value).
   for (const auto& [name, value] : c.gauges) {
     auto it = std::find_if(into.gauges.begin(), into.gauges.end(),
-                           [&](const auto& g) { return g.first == name; });
+                           [&name = name](const auto& g) { return g.first == name; });
     if (it == into.gauges.end()) {
       into.gauges.emplace_back(name, value);
     } else {
