@@ -15,10 +15,24 @@ enum class EndpointKind {
   kTcp,  // tcp://127.0.0.1:<ephemeral port>
 };
 
+// The CurveZMQ keys of a run (Z85 text, 40 characters each). With them every receiving socket is
+// a CURVE server holding the server pair and every sending socket a CURVE client holding the
+// client pair: traffic is encrypted, a peer that does not know the server's public key cannot
+// complete the handshake, and one whose client key is not the run's is refused (ZAP, RFC 27).
+// The supervisor makes them per run and hands them to its workers in their environment, never
+// on a command line.
+struct CurveKeys {
+  std::string server_public, server_secret, client_public, client_secret;
+  bool enabled() const noexcept { return !server_secret.empty(); }
+};
+// Two fresh key pairs. Throws std::runtime_error if libzmq was built without CURVE.
+CurveKeys MakeCurveKeys();
+
 struct TransportOptions {
   int self = 0;  // this worker's index, 0-based
   EndpointKind endpoint = EndpointKind::kIpc;
   std::string run_dir;  // the run's private folder (ipc sockets live here)
+  CurveKeys curve;      // empty: no CURVE (ipc, whose folder is private, 0700)
   // ZeroMQ high-water marks, in messages. Credit-based flow control (runtime/process/remote_link.h)
   // keeps the traffic below them; they are the second line of defence, never a drop: PUSH
   // blocks at its HWM.

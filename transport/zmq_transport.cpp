@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -10,21 +11,114 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
+#include <vector>
 #include <zmq.hpp>
+#include <zmq_addon.hpp>
 
 #include "transport/transport.h"
 
 namespace tempest::transport {
+
+CurveKeys MakeCurveKeys() {
+  if (zmq_has("curve") == 0) {
+    throw std::runtime_error("libzmq was built without CURVE: tcp links cannot be secured");
+  }
+  char keys[4][41];
+  if (zmq_curve_keypair(keys[0], keys[1]) != 0 || zmq_curve_keypair(keys[2], keys[3]) != 0) {
+    throw std::runtime_error(fmt::format("cannot make CURVE keys: {}", zmq_strerror(zmq_errno())));
+  }
+  return {keys[0], keys[1], keys[2], keys[3]};
+}
+
 namespace {
+
+// A receiving socket as a CURVE server, when the run has keys.
+void SecureServer(zmq::socket_t& socket, const CurveKeys& keys) {
+  if (!keys.enabled()) return;
+  socket.set(zmq::sockopt::curve_server, true);
+  socket.set(zmq::sockopt::curve_secretkey, keys.server_secret);
+  socket.set(zmq::sockopt::zap_domain, "tempest");
+}
+
+// A sending socket as a CURVE client, when the run has keys.
+void SecureClient(zmq::socket_t& socket, const CurveKeys& keys) {
+  if (!keys.enabled()) return;
+  socket.set(zmq::sockopt::curve_serverkey, keys.server_public);
+  socket.set(zmq::sockopt::curve_publickey, keys.client_public);
+  socket.set(zmq::sockopt::curve_secretkey, keys.client_secret);
+}
+
+// The ZAP handler of a transport's context (RFC 27): accepts a CURVE client whose public key is
+// the run's client key and refuses every other. Runs on its own thread until the context shuts
+// down.
+class ZapHandler {
+ public:
+  ZapHandler(zmq::context_t& context, const std::string& client_public_z85)
+      : context_(context), socket_(context, zmq::socket_type::rep) {
+    if (zmq_z85_decode(client_key_, client_public_z85.c_str()) == nullptr) {
+      throw std::runtime_error("a CURVE client key is not 40 characters of Z85");
+    }
+    socket_.set(zmq::sockopt::linger, 0);
+    socket_.bind("inproc://zeromq.zap.01");  // before any server socket accepts a peer
+    thread_ = std::thread([this] { Serve(); });
+  }
+  // Shuts the context down (every blocking call in it returns ETERM): the thread then closes its
+  // socket and ends. Call after the other sockets are closed.
+  ~ZapHandler() {
+    context_.shutdown();
+    if (thread_.joinable()) thread_.join();
+  }
+  ZapHandler(const ZapHandler&) = delete;
+  ZapHandler& operator=(const ZapHandler&) = delete;
+
+ private:
+  void Serve() {
+    for (;;) {
+      std::vector<zmq::message_t> request;
+      try {
+        if (!zmq::recv_multipart(socket_, std::back_inserter(request))) continue;
+      } catch (const zmq::error_t&) {
+        break;  // the context is shutting down
+      }
+      // version, request id, domain, address, identity, mechanism, then the credentials:
+      // CURVE's is the client's 32-byte public key.
+      const bool ok = request.size() >= 7 && request[5].to_string_view() == "CURVE" &&
+                      request[6].size() == sizeof(client_key_) &&
+                      std::memcmp(request[6].data(), client_key_, sizeof(client_key_)) == 0;
+      const std::string_view id = request.size() > 1 ? request[1].to_string_view() : "";
+      const std::array<zmq::const_buffer, 6> reply = {
+          zmq::str_buffer("1.0"),
+          zmq::buffer(id),
+          zmq::buffer(std::string_view(ok ? "200" : "400")),
+          zmq::buffer(std::string_view(ok ? "OK" : "not this run's client key")),
+          zmq::str_buffer(""),
+          zmq::str_buffer("")};
+      try {
+        (void)zmq::send_multipart(socket_, reply);
+      } catch (const zmq::error_t&) {
+        break;
+      }
+    }
+    socket_.close();
+  }
+
+  zmq::context_t& context_;
+  zmq::socket_t socket_;
+  uint8_t client_key_[32] = {};
+  std::thread thread_;
+};
 
 class ZmqTaskInbox final : public TaskInbox {
  public:
-  ZmqTaskInbox(zmq::context_t& context, const std::string& wanted, int hwm)
+  ZmqTaskInbox(zmq::context_t& context, const std::string& wanted, int hwm, const CurveKeys& keys)
       : socket_(context, zmq::socket_type::pull) {
     socket_.set(zmq::sockopt::rcvhwm, hwm);
     socket_.set(zmq::sockopt::linger, 0);
+    SecureServer(socket_, keys);
     try {
       socket_.bind(wanted);
     } catch (const zmq::error_t& e) {
@@ -73,6 +167,8 @@ class ZmqTransport final : public Transport {
       : options_(options), context_(1), pull_(context_, zmq::socket_type::pull) {
     pull_.set(zmq::sockopt::rcvhwm, options_.receive_hwm);
     pull_.set(zmq::sockopt::linger, 0);
+    if (options_.curve.enabled()) zap_.emplace(context_, options_.curve.client_public);
+    SecureServer(pull_, options_.curve);
     const std::string wanted =
         options_.endpoint == EndpointKind::kIpc
             ? fmt::format("ipc://{}/worker-{}.sock", options_.run_dir, options_.self)
@@ -92,6 +188,7 @@ class ZmqTransport final : public Transport {
       }
     }
     pull_.close();
+    zap_.reset();
     context_.close();
   }
 
@@ -151,7 +248,7 @@ class ZmqTransport final : public Transport {
         options_.endpoint == EndpointKind::kIpc
             ? fmt::format("ipc://{}/worker-{}-task-{}.sock", options_.run_dir, options_.self, task)
             : std::string("tcp://127.0.0.1:*");
-    return std::make_unique<ZmqTaskInbox>(context_, wanted, options_.receive_hwm);
+    return std::make_unique<ZmqTaskInbox>(context_, wanted, options_.receive_hwm, options_.curve);
   }
 
   void ConnectTask(int task, const std::string& endpoint) override {
@@ -179,6 +276,7 @@ class ZmqTransport final : public Transport {
     // Shutdown never relies on linger (libzmq can drop a dying process's last messages even
     // with -1); the end-of-stream handshake confirms delivery instead.
     p.socket->set(zmq::sockopt::linger, 0);
+    SecureClient(*p.socket, options_.curve);
     try {
       p.socket->connect(endpoint);
     } catch (const zmq::error_t& e) {
@@ -188,6 +286,7 @@ class ZmqTransport final : public Transport {
 
   TransportOptions options_;
   zmq::context_t context_;
+  std::optional<ZapHandler> zap_;  // with CURVE keys
   zmq::socket_t pull_;
   std::string endpoint_;
   std::vector<std::unique_ptr<Peer>> peers_;

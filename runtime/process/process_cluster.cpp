@@ -87,6 +87,9 @@ class ProcessCluster::Supervisor {
       run_dir_ = transport::MakeRunDir(spec_->name);
       own_run_dir_ = true;
     }
+    // tcp ports are open to every local user: the links are CURVE-secured with keys of this
+    // run only (ipc sockets live in the 0700 run folder).
+    if (options_.endpoint == transport::EndpointKind::kTcp) curve_ = transport::MakeCurveKeys();
     started_at_ = Clock::now();
     thread_ = std::thread([this] { Main(); });
     status_.Wait([&](const ClusterStatus& s) { return s.starts >= options_.workers || s.ended; });
@@ -154,6 +157,7 @@ class ProcessCluster::Supervisor {
     wo.control_fd = 3;
     wo.run_dir = run_dir_;
     wo.endpoint = options_.endpoint;
+    wo.curve = curve_;
     wo.heartbeat = options_.heartbeat;
     wo.run = options_.run;
     StartedProcess p;
@@ -524,6 +528,7 @@ class ProcessCluster::Supervisor {
   std::vector<int> worker_of_;
   uint64_t fingerprint_;
   std::string run_dir_;
+  transport::CurveKeys curve_;  // tcp runs
   bool own_run_dir_ = false;
   Clock::time_point started_at_;
 

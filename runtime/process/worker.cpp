@@ -91,6 +91,7 @@ class Worker {
       t.self = options_.index;
       t.endpoint = options_.endpoint;
       t.run_dir = options_.run_dir;
+      t.curve = options_.curve;
       RemoteLink::Options lo{options_.index,
                              options_.workers,
                              worker_of_,
@@ -363,16 +364,37 @@ class Worker {
 }  // namespace
 
 std::vector<std::string> WorkerFlags(const WorkerOptions& o) {
-  return {"--worker-index",   std::to_string(o.index),
-          "--workers",        std::to_string(o.workers),
-          "--control-fd",     std::to_string(o.control_fd),
-          "--run-dir",        o.run_dir,
-          "--endpoint",       o.endpoint == transport::EndpointKind::kTcp ? "tcp" : "ipc",
-          "--heartbeat-ms",   std::to_string(o.heartbeat.count()),
-          "--queue-capacity", std::to_string(o.run.queue_capacity),
-          "--batch-size",     std::to_string(o.run.batch_size),
-          "--frame-bytes",    std::to_string(o.run.frame_bytes)};
+  std::vector<std::string> flags = {
+      "--worker-index",   std::to_string(o.index),
+      "--workers",        std::to_string(o.workers),
+      "--control-fd",     std::to_string(o.control_fd),
+      "--run-dir",        o.run_dir,
+      "--endpoint",       o.endpoint == transport::EndpointKind::kTcp ? "tcp" : "ipc",
+      "--heartbeat-ms",   std::to_string(o.heartbeat.count()),
+      "--queue-capacity", std::to_string(o.run.queue_capacity),
+      "--batch-size",     std::to_string(o.run.batch_size),
+      "--frame-bytes",    std::to_string(o.run.frame_bytes)};
+  if (o.curve.enabled()) {
+    flags.insert(flags.end(),
+                 {"--curve-server-public", o.curve.server_public, "--curve-server-secret",
+                  o.curve.server_secret, "--curve-client-public", o.curve.client_public,
+                  "--curve-client-secret", o.curve.client_secret});
+  }
+  return flags;
 }
+
+namespace {
+
+// A CURVE key flag's value: 40 characters of Z85. The key itself is never quoted back.
+const std::string& CurveKey(const std::string& flag, const std::string& value) {
+  if (value.size() != 40) {
+    throw std::invalid_argument(
+        fmt::format("worker flag {}: expected a 40-character Z85 key", flag));
+  }
+  return value;
+}
+
+}  // namespace
 
 WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
   WorkerOptions o;
@@ -411,6 +433,14 @@ WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
             fmt::format("worker flag --endpoint: expected ipc or tcp, found \"{}\"", value));
       }
       o.endpoint = value == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
+    } else if (flag == "--curve-server-public") {
+      o.curve.server_public = CurveKey(flag, value);
+    } else if (flag == "--curve-server-secret") {
+      o.curve.server_secret = CurveKey(flag, value);
+    } else if (flag == "--curve-client-public") {
+      o.curve.client_public = CurveKey(flag, value);
+    } else if (flag == "--curve-client-secret") {
+      o.curve.client_secret = CurveKey(flag, value);
     } else if (flag == "--heartbeat-ms") {
       o.heartbeat = std::chrono::milliseconds(number(1));
     } else if (flag == "--queue-capacity") {
@@ -432,6 +462,15 @@ WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
   if (o.index >= o.workers) {
     throw std::invalid_argument(
         fmt::format("worker flag --worker-index {} is not below --workers {}", o.index, o.workers));
+  }
+  const transport::CurveKeys& k = o.curve;
+  const int keys = !k.server_public.empty() + !k.server_secret.empty() + !k.client_public.empty() +
+                   !k.client_secret.empty();
+  if (keys != 0 && keys != 4) {
+    throw std::invalid_argument("worker flags --curve-*: all four CURVE keys or none");
+  }
+  if (o.endpoint == transport::EndpointKind::kTcp && keys == 0) {
+    throw std::invalid_argument("a tcp worker needs the run's CURVE keys (worker flags --curve-*)");
   }
   return o;
 }

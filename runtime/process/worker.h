@@ -19,6 +19,7 @@ struct WorkerOptions {
   int control_fd = -1;  // the supervisor's end of a socket pair (docs/multi-process.md)
   std::string run_dir;  // the run's private folder (ipc sockets)
   transport::EndpointKind endpoint = transport::EndpointKind::kIpc;
+  transport::CurveKeys curve;  // tcp: the run's keys (in the environment, never on argv)
   LocalRunOptions run;
   std::chrono::milliseconds heartbeat{500};
 };

@@ -17,6 +17,7 @@ TEST(WorkerFlagsTest, RoundTrip) {
   o.control_fd = 3;
   o.run_dir = "/run/x";
   o.endpoint = transport::EndpointKind::kTcp;
+  o.curve = transport::MakeCurveKeys();
   o.heartbeat = std::chrono::milliseconds(250);
   o.run.queue_capacity = 99;
   o.run.batch_size = 7;
@@ -26,6 +27,10 @@ TEST(WorkerFlagsTest, RoundTrip) {
   EXPECT_EQ(back.control_fd, 3);
   EXPECT_EQ(back.run_dir, "/run/x");
   EXPECT_EQ(back.endpoint, transport::EndpointKind::kTcp);
+  EXPECT_EQ(back.curve.server_public, o.curve.server_public);
+  EXPECT_EQ(back.curve.server_secret, o.curve.server_secret);
+  EXPECT_EQ(back.curve.client_public, o.curve.client_public);
+  EXPECT_EQ(back.curve.client_secret, o.curve.client_secret);
   EXPECT_EQ(back.heartbeat.count(), 250);
   EXPECT_EQ(back.run.queue_capacity, 99u);
   EXPECT_EQ(back.run.batch_size, 7u);
@@ -43,6 +48,13 @@ TEST(WorkerFlagsTest, MistakesAreNamed) {
   const std::vector<std::string> base = {"--worker-index", "0", "--workers", "2",
                                          "--control-fd",   "3", "--run-dir", "/r"};
   EXPECT_EQ(error(base), "accepted");
+  std::vector<std::string> tcp = base;
+  tcp.insert(tcp.end(), {"--endpoint", "tcp"});
+  EXPECT_EQ(error(tcp), "a tcp worker needs the run's CURVE keys (worker flags --curve-*)");
+  tcp.insert(tcp.end(), {"--curve-server-public", std::string(40, 'a')});
+  EXPECT_EQ(error(tcp), "worker flags --curve-*: all four CURVE keys or none");
+  tcp.insert(tcp.end(), {"--curve-client-public", "short"});
+  EXPECT_EQ(error(tcp), "worker flag --curve-client-public: expected a 40-character Z85 key");
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> f = base;
     f.insert(f.end(), extra.begin(), extra.end());

@@ -1,5 +1,6 @@
 // The ZeroMQ data plane between two workers in one process: FIFO per channel, both endpoint
-// kinds, reconnecting to a restarted peer, task inboxes, and the private run folder.
+// kinds (tcp with the run's CURVE keys), reconnecting to a restarted peer, task inboxes, peers
+// without the keys reaching nothing, and the private run folder.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/eventfd.h>
@@ -12,7 +13,9 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <zmq.hpp>
 
+#include "transport/frame.h"
 #include "transport/transport.h"
 
 namespace tempest::transport {
@@ -22,7 +25,10 @@ using namespace std::chrono_literals;
 
 class ZmqTransportTest : public ::testing::TestWithParam<EndpointKind> {
  protected:
-  void SetUp() override { dir_ = MakeRunDir("test"); }
+  void SetUp() override {
+    dir_ = MakeRunDir("test");
+    if (GetParam() == EndpointKind::kTcp) keys_ = MakeCurveKeys();  // as a supervisor does
+  }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::unique_ptr<Transport> Make(int self) {
@@ -30,10 +36,12 @@ class ZmqTransportTest : public ::testing::TestWithParam<EndpointKind> {
     o.self = self;
     o.endpoint = GetParam();
     o.run_dir = dir_;
+    o.curve = keys_;
     return MakeZmqTransport(o);
   }
 
   std::string dir_;
+  CurveKeys keys_;
 };
 
 TEST_P(ZmqTransportTest, MessagesArriveInOrderOnEachChannel) {
@@ -143,6 +151,91 @@ TEST_P(ZmqTransportTest, ReconnectingATaskReachesItsNewInbox) {
   std::string got;
   while (!inbox->TryReceive(got)) inbox->Wait(-1, 10'000);
   EXPECT_EQ(got, "again");
+}
+
+// Whether `socket`'s handshake with the peer it connects to fails (a monitor event), waiting up
+// to 10 s for it.
+bool HandshakeFails(zmq::socket_t& socket, const std::string& monitor_endpoint) {
+  struct Monitor : zmq::monitor_t {
+    bool failed = false;
+    void on_event_handshake_failed_no_detail(const zmq_event_t&, const char*) override {
+      failed = true;
+    }
+    void on_event_handshake_failed_protocol(const zmq_event_t&, const char*) override {
+      failed = true;
+    }
+    void on_event_handshake_failed_auth(const zmq_event_t&, const char*) override { failed = true; }
+  } monitor;
+  monitor.init(socket, monitor_endpoint, ZMQ_EVENT_ALL);
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (!monitor.failed && std::chrono::steady_clock::now() < deadline) monitor.check_event(100);
+  return monitor.failed;
+}
+
+// What an attacker on the machine sends a tcp worker: a forged batch of tuples, then an
+// end-of-stream and a close (which, accepted, would end the run early and lose tuples).
+std::vector<std::string> ForgedFrames() {
+  std::vector<std::string> frames(3);
+  EncodeControlFrame(FrameKind::kEndOfStream, 0, 1, frames[1]);
+  EncodeControlFrame(FrameKind::kClose, 0, 1, frames[2]);
+  frames[0] = "forged tuples";
+  return frames;
+}
+
+// Peers without the run's keys, in a context of their own as in another process: one with no
+// CURVE at all, one that knows the server's public key but has a client key of its own, one
+// with a server key of its own. Each one's handshake fails, and what it sent never reaches the
+// worker socket or a task inbox: the first and only message there is a keyed peer's.
+TEST(CurveTest, APeerWithoutTheRunsKeysReachesNothing) {
+  const std::string dir = MakeRunDir("curve");
+  const CurveKeys keys = MakeCurveKeys();
+  TransportOptions o;
+  o.endpoint = EndpointKind::kTcp;
+  o.run_dir = dir;
+  o.curve = keys;
+  auto worker = MakeZmqTransport(o);
+  auto inbox = worker->OpenTaskInbox(5);
+  const CurveKeys other = MakeCurveKeys();
+  zmq::context_t attacker_context;
+  int n = 0;
+  for (const std::string& target : {worker->endpoint(), inbox->endpoint()}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      SCOPED_TRACE(fmt::format("{} attacker {}", target, kind));
+      zmq::socket_t attacker(attacker_context, zmq::socket_type::push);
+      attacker.set(zmq::sockopt::linger, 0);
+      if (kind == 1) {
+        attacker.set(zmq::sockopt::curve_serverkey, keys.server_public);
+        attacker.set(zmq::sockopt::curve_publickey, other.client_public);
+        attacker.set(zmq::sockopt::curve_secretkey, other.client_secret);
+      } else if (kind == 2) {
+        attacker.set(zmq::sockopt::curve_serverkey, other.server_public);
+        attacker.set(zmq::sockopt::curve_publickey, keys.client_public);
+        attacker.set(zmq::sockopt::curve_secretkey, keys.client_secret);
+      }
+      attacker.connect(target);
+      for (const std::string& f : ForgedFrames()) {
+        (void)attacker.send(zmq::buffer(f), zmq::send_flags::dontwait);
+      }
+      EXPECT_TRUE(HandshakeFails(attacker, fmt::format("inproc://attacker-{}", n++)));
+    }
+  }
+
+  o.self = 1;
+  auto peer = MakeZmqTransport(o);
+  peer->Connect({worker->endpoint(), peer->endpoint()});
+  peer->ConnectTask(5, inbox->endpoint());
+  ASSERT_TRUE(peer->Send(0, "from the run"));
+  ASSERT_TRUE(peer->SendToTask(5, "to the task"));
+  std::string got;
+  ASSERT_TRUE(worker->Receive(got, 10s));
+  EXPECT_EQ(got, "from the run");
+  while (!inbox->TryReceive(got)) inbox->Wait(-1, 10'000);
+  EXPECT_EQ(got, "to the task");
+  EXPECT_FALSE(worker->Receive(got, 50ms));  // nothing else arrived
+  EXPECT_FALSE(inbox->TryReceive(got));
+  EXPECT_EQ(worker->received(), 1u);
+  inbox.reset();
+  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Endpoints, ZmqTransportTest,
