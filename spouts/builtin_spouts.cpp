@@ -55,6 +55,7 @@ SpoutFactory MakeFileSpout(ConfigReader& c, const ComponentContext& context) {
     }
   }
   f.stream_field = c.String("stream_field", "");
+  f.max_line_bytes = c.IntAtLeast("max_line_bytes", FileSpoutConfig::kDefaultMaxLineBytes, 1);
   if (c.Has("fields") && c.Has("streams")) {
     c.Fail("streams", "\"fields\" and \"streams\" are alternatives: give one of them");
   }

@@ -151,6 +151,8 @@ struct FileSpout::State {
   // scratch, reused across lines
   std::string text;
   std::string more;
+  bool too_long = false;         // the last line read was longer than max_line_bytes
+  bool record_too_long = false;  // so was the last CSV record
   std::vector<std::string> cells;
 
   bool Owns(int64_t n) const { return (n - 1) % stride == index; }
@@ -160,14 +162,20 @@ struct FileSpout::State {
     out->ReportError(fmt::format("{}:{}: {}", config->path, n, what));
   }
 
-  // The next physical line without its terminator ("\n" or "\r\n"); false at the end.
+  // The next physical line without its terminator ("\n" or "\r\n"); false at the end. Of a line
+  // longer than max_line_bytes only that much is kept, and `too_long` is set.
   bool ReadLine(std::string& s) {
-    if (!std::getline(in, s)) {
-      if (in.bad()) {
-        out->ReportError(fmt::format("{}: read error after line {}", config->path, line));
-      }
-      return false;
+    s.clear();
+    std::streambuf& buf = *in.rdbuf();
+    constexpr int kEof = std::char_traits<char>::eof();
+    int c = buf.sbumpc();
+    if (c == kEof) return false;
+    const auto limit = static_cast<std::size_t>(config->max_line_bytes);
+    std::size_t length = 0;
+    for (; c != kEof && c != '\n'; c = buf.sbumpc()) {
+      if (++length <= limit) s.push_back(static_cast<char>(c));
     }
+    too_long = length > limit;
     ++line;
     if (!s.empty() && s.back() == '\r') s.pop_back();
     if (line == 1 && s.starts_with("\xEF\xBB\xBF")) s.erase(0, 3);  // UTF-8 byte order mark
@@ -196,8 +204,17 @@ struct FileSpout::State {
     out->Emit(streams[stream].name, std::move(copy), Value(n));
   }
 
+  // A line (or CSV record) past max_line_bytes: reported by the task that owns it.
+  Step TooLong(int64_t n) {
+    if (Owns(n)) {
+      Bad(n, fmt::format("longer than max_line_bytes ({} bytes)", config->max_line_bytes));
+    }
+    return Step::kSkipped;
+  }
+
   Step NextJsonl() {
     if (!ReadLine(text)) return Step::kEnd;
+    if (too_long) return TooLong(line);
     const int64_t n = line;
     if (!Owns(n) || IsBlank(text)) return Step::kSkipped;
     Value doc;
@@ -247,11 +264,18 @@ struct FileSpout::State {
   std::optional<int64_t> ReadCsvRecord(CsvParseResult* result) {
     do {
       if (!ReadLine(text)) return std::nullopt;
-    } while (text.empty());
+    } while (text.empty() && !too_long);
     const int64_t n = line;
+    record_too_long = too_long;
+    if (record_too_long) return n;
     *result = ParseCsvRecord(text, cells);
     while (result->status == CsvStatus::kUnterminated) {
       if (!ReadLine(more)) break;
+      if (too_long ||
+          text.size() + 1 + more.size() > static_cast<std::size_t>(config->max_line_bytes)) {
+        record_too_long = true;
+        break;
+      }
       text += '\n';
       text += more;
       *result = ParseCsvRecord(text, cells);
@@ -277,6 +301,12 @@ struct FileSpout::State {
     if (!n) {  // an empty file: nothing to emit
       eof = true;
       return;
+    }
+    if (record_too_long) {
+      throw std::runtime_error(
+          fmt::format("{}:{}: bad CSV header: longer than max_line_bytes ({} "
+                      "bytes)",
+                      config->path, *n, config->max_line_bytes));
     }
     if (r.status != CsvStatus::kOk) {
       throw std::runtime_error(
@@ -315,6 +345,7 @@ struct FileSpout::State {
     const std::optional<int64_t> found = ReadCsvRecord(&r);
     if (!found) return Step::kEnd;
     const int64_t n = *found;
+    if (record_too_long) return TooLong(n);
     if (!Owns(n)) return Step::kSkipped;
     if (r.status != CsvStatus::kOk) {
       Bad(n, DescribeCsvProblem(r));
@@ -374,6 +405,12 @@ void FileSpout::Open(const topology::TopologyContext& context,
   std::error_code ec;
   if (std::filesystem::is_directory(config_.path, ec)) {
     throw std::runtime_error(fmt::format("cannot read {}: it is a directory", config_.path));
+  }
+  // A device such as /dev/zero never ends and may never hold a line break.
+  if (std::filesystem::is_character_file(config_.path, ec)) {
+    throw std::runtime_error(fmt::format(
+        "cannot read {}: it is a character device (FileSpout reads files and named pipes)",
+        config_.path));
   }
   errno = 0;
   s.in.open(config_.path, std::ios::in | std::ios::binary);

@@ -27,6 +27,10 @@ struct FileSpoutConfig {
   // Multi-stream form: the field whose (string) value names the stream a line goes to; it is not
   // emitted unless that stream lists it.
   std::string stream_field;
+  // A line (a CSV record: all its lines) longer than this is reported, skipped and counted; only
+  // this much of it is ever held.
+  int64_t max_line_bytes = kDefaultMaxLineBytes;
+  static constexpr int64_t kDefaultMaxLineBytes = 16 << 20;
 };
 
 // The formats FileSpout reads.

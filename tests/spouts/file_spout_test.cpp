@@ -378,6 +378,47 @@ TEST(FileSpoutTest, OpenNamesThePathItCannotRead) {
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), "cannot read " + dir.path() + ": it is a directory");
   }
+  try {
+    FileSpout spout(Single("/dev/zero", {"a"}));  // never ends, no line breaks
+    spout.Open(SpoutContext(), out);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot read /dev/zero: it is a character device (FileSpout reads files and named "
+              "pipes)");
+  }
+}
+
+// Only max_line_bytes of a line is ever held: a longer line (a longer CSV record, whatever its
+// line breaks) is reported with its line number and skipped, and reading goes on.
+TEST(FileSpoutTest, ALineLongerThanMaxLineBytesIsReportedAndSkipped) {
+  TempDir dir;
+  const std::string jsonl = dir.File("long.jsonl");
+  WriteFile(jsonl, "{\"a\":1}\n{\"a\":\"" + std::string(100, 'x') + "\"}\n{\"a\":3}\n");
+  FileSpoutConfig c = Single(jsonl, {"a"});
+  c.max_line_bytes = 64;
+  FileSpout spout(c);
+  FakeSpoutCollector out;
+  spout.Open(SpoutContext(), out);
+  Drain(spout);
+  EXPECT_THAT(Emitted(out),
+              ElementsAre(Out{"default", {1}, Value(1)}, Out{"default", {3}, Value(3)}));
+  EXPECT_EQ(out.errors,
+            (std::vector<std::string>{jsonl + ":2: longer than max_line_bytes (64 bytes)"}));
+  EXPECT_EQ(spout.skipped_lines(), 1u);
+
+  const std::string csv = dir.File("long.csv");
+  WriteFile(csv, "a\n1\n\"" + std::string(40, 'y') + "\n" + std::string(40, 'y') + "\"\n3\n");
+  FileSpoutConfig k = Single(csv, {"a"});
+  k.max_line_bytes = 64;
+  FileSpout csv_spout(k);
+  FakeSpoutCollector csv_out;
+  csv_spout.Open(SpoutContext(), csv_out);
+  Drain(csv_spout);
+  EXPECT_EQ(csv_out.errors,
+            (std::vector<std::string>{csv + ":3: longer than max_line_bytes (64 bytes)"}));
+  ASSERT_FALSE(Emitted(csv_out).empty());
+  EXPECT_EQ(Emitted(csv_out).front(), (Out{"default", {1}, Value(2)}));
 }
 
 FileSpoutConfig MultiStream(std::string path) {
