@@ -33,6 +33,7 @@ struct LoadFlags {
   std::vector<std::string> set;
   std::string filter;
   bool env_filter = false;
+  std::size_t max_file_bytes = topology::kMaxTopologyFileBytes;
 };
 
 void AddLoadFlags(CLI::App& cmd, LoadFlags& flags) {
@@ -44,6 +45,9 @@ void AddLoadFlags(CLI::App& cmd, LoadFlags& flags) {
   cmd.add_option("--filter", flags.filter,
                  "Properties for ${name} substitution: a .properties or .yaml file");
   cmd.add_flag("--env-filter", flags.env_filter, "Let ${ENV-NAME} read environment variables");
+  cmd.add_option("--max-file-bytes", flags.max_file_bytes,
+                 "The largest topology, include or --filter file read (default 16 MiB)")
+      ->check(CLI::PositiveNumber);
 }
 
 std::shared_ptr<const topology::TopologySpec> Load(const LoadFlags& flags) {
@@ -57,6 +61,7 @@ std::shared_ptr<const topology::TopologySpec> Load(const LoadFlags& flags) {
   }
   options.filter_file = flags.filter;
   options.env_filter = flags.env_filter;
+  options.max_file_bytes = flags.max_file_bytes;
   return topology::LoadTopology(flags.file, options);
 }
 

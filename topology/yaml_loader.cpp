@@ -96,9 +96,9 @@ ConfigNode Convert(const YAML::Node& node, const std::string& file, const std::s
   return out;
 }
 
-// Reads a topology file of at most kMaxTopologyFileBytes (read in bounded steps: a device or
-// a pipe has no size to check first).
-std::string ReadTopologyText(const std::string& file) {
+// Reads a topology file of at most `max_bytes` (read in bounded steps: a device or a pipe has no
+// size to check first).
+std::string ReadTopologyText(const std::string& file, std::size_t max_bytes) {
   std::error_code ec;
   if (fs::is_directory(file, ec)) {
     throw ConfigError(SourceMark{file, 0, 0}, "", "is a directory, not a topology file");
@@ -109,17 +109,17 @@ std::string ReadTopologyText(const std::string& file) {
   char chunk[1 << 16];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
     text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxTopologyFileBytes) {
+    if (text.size() > max_bytes) {
       throw ConfigError(
           SourceMark{file, 0, 0}, "",
-          fmt::format("larger than {} bytes: not a topology file", kMaxTopologyFileBytes));
+          fmt::format("larger than {} bytes (--max-file-bytes): not a topology file", max_bytes));
     }
   }
   return text;
 }
 
-ConfigNode ReadYaml(const std::string& file) {
-  const std::string text = ReadTopologyText(file);
+ConfigNode ReadYaml(const std::string& file, std::size_t max_bytes) {
+  const std::string text = ReadTopologyText(file, max_bytes);
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -181,7 +181,8 @@ void Merge(ConfigNode& into, const ConfigNode& from, bool override) {
   }
 }
 
-ConfigNode LoadWithIncludes(const std::string& file, std::vector<std::string>& stack) {
+ConfigNode LoadWithIncludes(const std::string& file, std::vector<std::string>& stack,
+                            std::size_t max_bytes) {
   const std::string canonical = fs::weakly_canonical(file).string();
   if (std::find(stack.begin(), stack.end(), canonical) != stack.end()) {
     throw ConfigError(
@@ -189,7 +190,7 @@ ConfigNode LoadWithIncludes(const std::string& file, std::vector<std::string>& s
         fmt::format("includes form a cycle: {} -> {}", fmt::join(stack, " -> "), canonical));
   }
   stack.push_back(canonical);
-  ConfigNode root = ReadYaml(file);
+  ConfigNode root = ReadYaml(file, max_bytes);
   auto includes_it = std::find_if(root.members.begin(), root.members.end(),
                                   [](const auto& m) { return m.first == "includes"; });
   if (includes_it != root.members.end()) {
@@ -223,7 +224,7 @@ ConfigNode LoadWithIncludes(const std::string& file, std::vector<std::string>& s
                                            "file",
                                            target.string()));
       }
-      Merge(root, LoadWithIncludes(target.string(), stack), override);
+      Merge(root, LoadWithIncludes(target.string(), stack, max_bytes), override);
     }
   }
   stack.pop_back();
@@ -235,7 +236,8 @@ ConfigNode LoadWithIncludes(const std::string& file, std::vector<std::string>& s
 
 class Properties {
  public:
-  Properties(const LoadOptions& options) : env_(options.env_filter) {
+  Properties(const LoadOptions& options)
+      : env_(options.env_filter), max_file_bytes_(options.max_file_bytes) {
     root_.kind = Kind::kMap;
     if (!options.filter_file.empty()) LoadFilter(options.filter_file);
     for (const auto& [k, v] : options.set) Set(k, v, SourceMark{"--set", 0, 0});
@@ -311,7 +313,7 @@ class Properties {
   void LoadFilter(const std::string& file) {
     const std::string ext = fs::path(file).extension().string();
     if (ext == ".yaml" || ext == ".yml") {
-      root_ = ReadYaml(file);
+      root_ = ReadYaml(file, max_file_bytes_);
       return;
     }
     std::ifstream in(file);
@@ -393,6 +395,7 @@ class Properties {
 
   ConfigNode root_;
   bool env_;
+  std::size_t max_file_bytes_;
   mutable std::vector<std::unique_ptr<ConfigNode>> env_values_;
 };
 
@@ -516,7 +519,7 @@ class Loader {
 
   std::shared_ptr<const TopologySpec> Load() {
     std::vector<std::string> stack;
-    ConfigNode root = LoadWithIncludes(file_, stack);
+    ConfigNode root = LoadWithIncludes(file_, stack, options_.max_file_bytes);
     Properties(options_).Substitute(root);
     base_dir_ = fs::path(file_).parent_path().string();
 

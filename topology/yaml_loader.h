@@ -12,8 +12,8 @@
 namespace tempest::topology {
 
 // How to load a topology file (the `tempest` command's loading flags).
-// The largest topology file (or include) the loader reads: anything larger is a mistake (a
-// device, a data file), refused before it can exhaust memory.
+// The largest topology file (or include, or --filter file) the loader reads by default: anything
+// larger is likely a mistake (a device, a data file), refused before it can exhaust memory.
 inline constexpr std::size_t kMaxTopologyFileBytes = 16 << 20;
 
 struct LoadOptions {
@@ -23,6 +23,8 @@ struct LoadOptions {
   std::string filter_file;
   // --env-filter: ${ENV-NAME} reads environment variable NAME.
   bool env_filter = false;
+  // --max-file-bytes: the largest topology, include or --filter file read.
+  std::size_t max_file_bytes = kMaxTopologyFileBytes;
   // Where classNames are looked up and plugins register; nullptr: ComponentRegistry::Global().
   ComponentRegistry* registry = nullptr;
 };

@@ -2,6 +2,7 @@
 // topologies in tests/data/bad, each with the exact error it must produce.
 #include "topology/yaml_loader.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -132,6 +133,22 @@ spouts:
   spec = LoadTopology(over, options_);
   EXPECT_EQ(spec->config.workers, 2);
   EXPECT_EQ(spec->Find("gen")->parallelism, 5);
+}
+
+// The size limit is LoadOptions::max_file_bytes (--max-file-bytes), for the file and its includes.
+TEST_F(YamlLoaderTest, FilesLargerThanMaxFileBytesAreRefused) {
+  const std::string topology =
+      "name: t\nspouts: [{id: g, className: GeneratorSpout}]\n"
+      "bolts: [{id: n, className: NullBolt}]\n"
+      "streams: [{from: g, to: n, grouping: {type: SHUFFLE}}]\n";
+  dir_.Write("t.yaml", topology);
+  dir_.Write("main.yaml", "includes: [t.yaml]\n");
+  EXPECT_EQ(Error(dir_.File("main.yaml")), "(no error)");
+  options_.max_file_bytes = topology.size() - 1;
+  EXPECT_EQ(Error(dir_.File("t.yaml")),
+            fmt::format("{}: larger than {} bytes (--max-file-bytes): not a topology file",
+                        dir_.File("t.yaml"), topology.size() - 1));
+  EXPECT_NE(Error(dir_.File("main.yaml")).find("larger than"), std::string::npos);
 }
 
 TEST_F(YamlLoaderTest, IncludeCyclesAreErrors) {
