@@ -28,13 +28,16 @@ Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
 
 void Outbox::StartChaining() {
   if (chains_ == nullptr) return;
-  chained_.assign(queues_.size(), nullptr);
+  // Only a task that runs others writes here. A chained task's own outbox is used on its
+  // upstream's thread from the start, so its thread must not touch it now (a data race).
+  std::vector<ChainedInput*> chained(queues_.size(), nullptr);
   for (std::size_t t = 0; t < chains_->upstream.size(); ++t) {
     if (chains_->upstream[t] == from_task_ && chains_->input[t] != nullptr) {
-      chained_[t] = chains_->input[t];
+      chained[t] = chains_->input[t];
       chain_list_.push_back(chains_->input[t]);
     }
   }
+  if (!chain_list_.empty()) chained_ = std::move(chained);
 }
 
 void Outbox::Deliver(ChainedInput& chained, int task) {
