@@ -202,6 +202,7 @@ class ZmqTransport final : public Transport {
       std::lock_guard lock(peers_[i]->mu);
       Open(*peers_[i], endpoints[i]);
     }
+    connected_.store(true, std::memory_order_release);
   }
 
   void Reconnect(int peer, const std::string& endpoint) override {
@@ -212,7 +213,13 @@ class ZmqTransport final : public Transport {
     Open(p, endpoint);
   }
 
-  bool Send(int peer, std::string_view bytes) override { return SendOn(*peers_[peer], bytes); }
+  bool Send(int peer, std::string_view bytes) override {
+    // Peers exist once Connect has published them: a frame that arrives earlier and asks for a
+    // reply (a stray end-of-stream) gets none, instead of racing Connect for peers_.
+    if (!connected_.load(std::memory_order_acquire)) return false;
+    if (peer < 0 || static_cast<std::size_t>(peer) >= peers_.size() || !peers_[peer]) return false;
+    return SendOn(*peers_[peer], bytes);
+  }
 
   bool SendOn(Peer& p, std::string_view bytes) {
     std::lock_guard lock(p.mu);
@@ -291,6 +298,7 @@ class ZmqTransport final : public Transport {
   std::string endpoint_;
   std::vector<std::unique_ptr<Peer>> peers_;
   std::vector<std::unique_ptr<Peer>> tasks_;  // by task id: PUSH sockets to remote task inboxes
+  std::atomic<bool> connected_{false};        // peers_ is filled (Connect)
   std::atomic<uint64_t> sent_{0};
   std::atomic<uint64_t> received_{0};
 };
