@@ -26,7 +26,9 @@ EventTimeInput::EventTimeInput(const topology::TopologyContext& context,
 }
 
 const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::Tuple& t) {
-  return streams_.Get(t, [this](const topology::Tuple& u) {
+  if (t.schema() == last_schema_) return *last_stream_;
+  last_schema_ = t.schema();
+  last_stream_ = &streams_.Get(t, [this](const topology::Tuple& u) {
     Stream s;
     const topology::GlobalStreamId id = u.GetSourceGlobalStreamId();
     for (std::size_t i = 0; i < sources_.size(); ++i) {
@@ -38,6 +40,7 @@ const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::Tuple& t)
     if (it != names.end()) s.ts_index = static_cast<int>(it - names.begin());
     return s;
   });
+  return *last_stream_;
 }
 
 std::optional<int64_t> EventTimeInput::Timestamp(const topology::Tuple& t) {
@@ -56,12 +59,14 @@ std::optional<int64_t> EventTimeInput::Timestamp(const topology::Tuple& t) {
   return std::nullopt;
 }
 
-bool EventTimeInput::Track(const topology::Tuple& t, int64_t ts) {
+EventTimeInput::Tracked EventTimeInput::Track(const topology::Tuple& t, int64_t ts) {
   const int stream = StreamOf(t).index;
   const std::optional<int64_t> before = tracker_.max_ts(stream);
   tracker_.Touch(stream, now_);
-  late_ = !tracker_.Track(stream, ts) || (closed_through_ && ts <= *closed_through_);
-  return !before || ts > *before;
+  Tracked r;
+  r.late = !tracker_.Track(stream, ts) || (closed_through_ && ts <= *closed_through_);
+  r.raised = !before || ts > *before;
+  return r;
 }
 
 void EventTimeInput::Late(const topology::Tuple& t) {

@@ -55,13 +55,13 @@ class EventTimeInput {
   // way. With watermark_interval_ms 0 the watermark then moves at once, after the tuple is kept.
   template <class Keep>
   void Admit(const topology::Tuple& t, int64_t ts, Keep&& keep) {
-    const bool raised = Track(t, ts);
-    if (late_) {
+    const Tracked tracked = Track(t, ts);
+    if (tracked.late) {
       Late(t);
     } else {
       keep();
     }
-    if (settings_.watermark_interval_ms == 0 && (raised || settings_.idle_timeout_ms > 0)) {
+    if (settings_.watermark_interval_ms == 0 && (tracked.raised || settings_.idle_timeout_ms > 0)) {
       Advance(settings_.idle_timeout_ms > 0 ? clock_() : now_);
     }
   }
@@ -79,17 +79,21 @@ class EventTimeInput {
   // The end of the input: reports how many late tuples were dropped.
   void OnEndOfStream() const;
 
-  std::optional<int64_t> watermark() const noexcept { return tracker_.watermark(); }
-
  private:
   struct Stream {
     int index = 0;  // among the bolt's sources
     int ts_index = -1;
     EventTimeRoute route;
   };
+  // The stream of `t`'s schema: the last one found again at once (a tuple is looked up by
+  // Timestamp, Track and Late in turn).
   const Stream& StreamOf(const topology::Tuple& t);
-  // Records the timestamp and sets late_; true if it raised its stream's largest one.
-  bool Track(const topology::Tuple& t, int64_t ts);
+  struct Tracked {
+    bool late = false;    // below the watermark, or in windows that have all fired
+    bool raised = false;  // it raised its stream's largest timestamp
+  };
+  // Records the timestamp.
+  Tracked Track(const topology::Tuple& t, int64_t ts);
   void Late(const topology::Tuple& t);
   void Advance(int64_t now);
 
@@ -105,7 +109,8 @@ class EventTimeInput {
   int64_t next_watermark_ = 0;
   WatermarkTracker tracker_;
   SchemaCache<Stream> streams_;
-  bool late_ = false;
+  const topology::StreamSchema* last_schema_ = nullptr;
+  const Stream* last_stream_ = nullptr;
   std::optional<int64_t> closed_through_;  // CloseThrough's latest
   uint64_t late_dropped_ = 0;
   uint64_t bad_timestamps_ = 0;
