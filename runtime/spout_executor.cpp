@@ -37,7 +37,9 @@ struct ValueHasher {
 // that doubles with its failures; past topology.spout.max.retries it is given up: acked to the
 // spout, counted as dropped and logged, and emitted on the spout's failed_stream if it has one. A
 // bounded spout sends end-of-stream when it is exhausted (so windows can flush), keeps replaying
-// what fails, and sends close once nothing is pending or waiting to replay.
+// what fails, and sends close once nothing is pending or waiting to replay. While an emit waits
+// for room downstream (backpressure), the spout still takes the acker's replies and expires its
+// timeouts; what they decide reaches the spout (Ack/Fail) once NextTuple has returned.
 class SpoutExecutor final : public TaskExecutor,
                             private topology::SpoutOutputCollector,
                             private AnchorSource {
@@ -56,6 +58,7 @@ class SpoutExecutor final : public TaskExecutor,
     for (std::size_t i = 0; i < ackers.size(); ++i) {
       if (setup_.queues[ackers[i]] != nullptr) local_ackers_.push_back(i);
     }
+    if (tracking_) emitter_.outbox().SetWhileBlocked([this] { WhileBlocked(); });
   }
 
  private:
@@ -98,6 +101,7 @@ class SpoutExecutor final : public TaskExecutor,
           Error("NextTuple threw", e.what());
         }
         AckEmitted();
+        Settle();
       }
       if (!outbox.open()) return;  // force-stopped
       bool exhausted = false;
@@ -125,6 +129,7 @@ class SpoutExecutor final : public TaskExecutor,
         outbox.SendEndOfStream(emitter_.router().DownstreamTasks());
         ended = true;
       }
+      Settle();  // what the flushes above decided while they waited
       // Stopping drops the replays still waiting (they count as failed, not replayed).
       if ((exhausted || stopping) && pending_.empty() && (stopping || retry_at_.empty())) break;
       if (!tracking_) {
@@ -144,6 +149,7 @@ class SpoutExecutor final : public TaskExecutor,
       } else if (inbox.MaybeNonEmpty()) {
         Receive(inbox, Clock::time_point::min());
       }
+      Settle();
       if (!outbox.open()) return;
     }
     outbox.SendClose(CloseTargets());
@@ -212,11 +218,11 @@ class SpoutExecutor final : public TaskExecutor,
           const auto us =
               std::chrono::duration_cast<std::chrono::microseconds>(received_at_ - e->emitted);
           metrics_.complete_latency.Record(static_cast<uint64_t>(std::max<int64_t>(0, us.count())));
-          Acked(e->message_id);
+          decided_.push_back({std::move(e->message_id), true});
         }
         return;
       case AckMessage::Type::kFailed:
-        if (auto e = pending_.Take(m.root)) Failed(std::move(e->message_id));
+        if (auto e = pending_.Take(m.root)) decided_.push_back({std::move(e->message_id), false});
         return;
       case AckMessage::Type::kReset:
         pending_.Touch(m.root);
@@ -238,10 +244,33 @@ class SpoutExecutor final : public TaskExecutor,
     pending_.Rotate(expired_);
     for (SpoutPending::Entry& e : expired_) {
       TaskMetrics::Bump(metrics_.timed_out);
-      Failed(std::move(e.message_id));
+      decided_.push_back({std::move(e.message_id), false});
     }
     expired_.clear();
     TaskMetrics::Store(metrics_.pending, pending_.size());
+  }
+
+  // An emit waits for room downstream: replies and timeouts go on (settled after NextTuple).
+  void WhileBlocked() {
+    TaskQueue& inbox = *setup_.queues[setup_.task];
+    if (inbox.MaybeNonEmpty()) Receive(inbox, Clock::time_point::min());
+    Rotate();
+  }
+
+  // Hands the decided trees' message ids to the spout: acked, or failed (to replay or give up).
+  void Settle() {
+    while (!decided_.empty()) {
+      // Giving up emits on the failed stream, which may wait and decide more meanwhile.
+      settling_.swap(decided_);
+      for (Decided& d : settling_) {
+        if (d.acked) {
+          Acked(d.message_id);
+        } else {
+          Failed(std::move(d.message_id));
+        }
+      }
+      settling_.clear();
+    }
   }
 
   void Acked(const topology::Value& id) {
@@ -425,6 +454,12 @@ class SpoutExecutor final : public TaskExecutor,
   std::unordered_map<topology::Value, topology::Values, ValueHasher> kept_;  // failed_stream only
   uint64_t given_up_ = 0;
   std::vector<SpoutPending::Entry> expired_;
+  // Trees completed, failed or timed out whose spout has not been told yet (Settle).
+  struct Decided {
+    topology::Value message_id;
+    bool acked;
+  };
+  std::vector<Decided> decided_, settling_;
   std::vector<Envelope> envelopes_;
   transport::Frame decoded_;
   // The tree being emitted: its root, its anchor for the copy being sent, the XOR of its edges.

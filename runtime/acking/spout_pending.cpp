@@ -21,12 +21,17 @@ uint64_t SpoutPending::Reserve(uint64_t high_bits) {
 }
 
 void SpoutPending::Commit(uint64_t root, topology::Value message_id, TimePoint emitted) {
-  if (Slot* s = Find(root)) s->entry = Entry{std::move(message_id), emitted};
+  if (Slot* s = Find(root)) {
+    s->entry = Entry{std::move(message_id), emitted};
+    s->epoch = epoch_;  // rotations while its tuples were being sent do not count
+    s->committed = true;
+  }
 }
 
 void SpoutPending::Release(uint64_t root) noexcept {
   if (Slot* s = Find(root)) {
     s->root = 0;
+    s->committed = false;
     s->entry = Entry{};
     free_.push_back(static_cast<uint32_t>(s - slots_.data()));
     --size_;
@@ -58,7 +63,7 @@ void SpoutPending::Rotate(std::vector<Entry>& expired) {
   ++epoch_;
   if (size_ == 0) return;
   for (Slot& s : slots_) {
-    if (s.root == 0 || s.epoch + 2 > epoch_) continue;
+    if (s.root == 0 || !s.committed || s.epoch + 2 > epoch_) continue;
     expired.push_back(std::move(s.entry));
     Release(s.root);
   }

@@ -46,8 +46,9 @@ class SpoutPending {
   std::optional<Entry> Take(uint64_t root);
   // Restarts the timeout of `root` (reset_timeout); false for an unknown root.
   bool Touch(uint64_t root);
-  // Expires what has not been added or touched since the rotation before, appending it to
-  // `expired`.
+  // Expires what has not been committed or touched since the rotation before, appending it to
+  // `expired`. A reserved root is never expired (a spout blocked while sending its tuples may
+  // rotate in between).
   void Rotate(std::vector<Entry>& expired);
 
   std::size_t size() const noexcept { return size_; }
@@ -59,7 +60,8 @@ class SpoutPending {
  private:
   struct Slot {
     uint64_t root = 0;   // 0: free
-    uint64_t epoch = 0;  // the rotation count when added or last touched
+    uint64_t epoch = 0;  // the rotation count when committed or last touched
+    bool committed = false;  // reserved slots are not expired: their tree is still being sent
     Entry entry;
   };
   Slot* Find(uint64_t root) noexcept {

@@ -206,26 +206,35 @@ bool RemoteLink::Deliver(int to_task, std::string_view bytes) {
                                 : transport_->Send(worker_of(to_task), bytes);
 }
 
-bool RemoteLink::SendTuples(int to_task, std::string_view frame, uint32_t count) {
-  if (!WaitForCredit(to_task, count)) return false;
+bool RemoteLink::SendTuples(int to_task, std::string_view frame, uint32_t count,
+                            const WhileBlocked* while_blocked) {
+  if (!WaitForCredit(to_task, count, while_blocked)) return false;
   return Deliver(to_task, frame);
 }
 
-bool RemoteLink::SendAcks(int to_task, std::string_view frame, uint32_t count, bool credited) {
-  if (credited && !WaitForCredit(to_task, count)) return false;
+bool RemoteLink::SendAcks(int to_task, std::string_view frame, uint32_t count, bool credited,
+                          const WhileBlocked* while_blocked) {
+  if (credited && !WaitForCredit(to_task, count, while_blocked)) return false;
   if (closed_.load()) return false;
   return Deliver(to_task, frame);
 }
 
-bool RemoteLink::WaitForCredit(int to_task, uint32_t count) {
+bool RemoteLink::WaitForCredit(int to_task, uint32_t count, const WhileBlocked* while_blocked) {
   Credit& c = *credit_[to_task];
   {
     std::unique_lock lock(c.mu);
     // A frame never holds more than the whole credit (batches are smaller), but a restart may
     // have reset the credit below what is in flight: wait for what the frame needs, at most all.
     const uint64_t need = std::min<uint64_t>(count, options_.credit_tuples);
-    if (c.available < need) {
-      c.cv.wait(lock, [&] { return c.available >= need || closed_.load(); });
+    const auto has_credit = [&] { return c.available >= need || closed_.load(); };
+    if (while_blocked == nullptr || !*while_blocked) {
+      c.cv.wait(lock, has_credit);
+    } else {
+      while (!c.cv.wait_for(lock, kWhileBlockedEvery, has_credit)) {
+        lock.unlock();
+        (*while_blocked)();
+        lock.lock();
+      }
     }
     if (closed_.load()) return false;
     c.available -= std::min<uint64_t>(c.available, count);

@@ -109,11 +109,14 @@ class RemoteLink {
   void PeerRestarted(int peer, const std::string& endpoint);
 
   // Sends a finished kTuples frame of `count` tuples to remote task `to_task`; blocks until it
-  // has the credit. False once closed.
-  bool SendTuples(int to_task, std::string_view frame, uint32_t count);
+  // has the credit, running `while_blocked` (if given and non-empty) while it waits. False once
+  // closed.
+  bool SendTuples(int to_task, std::string_view frame, uint32_t count,
+                  const WhileBlocked* while_blocked = nullptr);
   // Sends a kAcks frame of `count` messages; with `credited` it waits for (and uses) credit like
   // tuples do (to acker tasks), without it never blocks (the acker's replies to spouts).
-  bool SendAcks(int to_task, std::string_view frame, uint32_t count, bool credited);
+  bool SendAcks(int to_task, std::string_view frame, uint32_t count, bool credited,
+                const WhileBlocked* while_blocked = nullptr);
   // The two end markers of a task towards one remote task; each is confirmed by the receiving
   // worker and sent again to a restarted peer.
   bool SendEndOfStream(int from_task, int to_task);
@@ -146,7 +149,7 @@ class RemoteLink {
   // takes (confirming a marker to its sender); false if it was dropped (and counted).
   bool ToEnvelope(const transport::FrameHeader& h, int to, std::string& message, Envelope& e);
   void ConnectTasks(int peer, const Endpoints& e, bool first);
-  bool WaitForCredit(int to_task, uint32_t count);
+  bool WaitForCredit(int to_task, uint32_t count, const WhileBlocked* while_blocked = nullptr);
   void ReceiveLoop();
   void DrainReleasedInboxes();
   void Handle(std::string& message);

@@ -80,7 +80,7 @@ void Outbox::Push(int task, TaskQueue::WakeConsumer wake) {
   if (queues_[task] == nullptr) {
     transport::FrameBuilder& frame = *frames_[task];
     const uint32_t count = frame.count();
-    if (!link_->SendTuples(task, frame.Finish(), count)) open_ = false;
+    if (!link_->SendTuples(task, frame.Finish(), count, &while_blocked_)) open_ = false;
     frame.Begin(from_task_, task);  // keeps the buffer; count() is 0 again
     return;
   }
@@ -95,7 +95,7 @@ void Outbox::Push(int task, TaskQueue::WakeConsumer wake) {
     deferred_list_.push_back(task);
   }
   // The queue hands back a recycled buffer for the next batch to this task, if it has one.
-  if (!queues_[task]->Push(std::move(e), &pending_[task], wake)) open_ = false;
+  if (!queues_[task]->Push(std::move(e), &pending_[task], wake, &while_blocked_)) open_ = false;
 }
 
 void Outbox::HandAcks(int task) {
@@ -106,7 +106,7 @@ void Outbox::HandAcks(int task) {
     ack_frame_.clear();
     transport::EncodeAckFrame(from_task_, task, batch, ack_frame_);
     sent = link_->SendAcks(task, ack_frame_, static_cast<uint32_t>(batch.size()),
-                           !acks_without_waiting_);
+                           !acks_without_waiting_, &while_blocked_);
     batch.clear();
   } else {
     Envelope e;
@@ -117,8 +117,10 @@ void Outbox::HandAcks(int task) {
     e.acks = std::move(batch);
     batch = {};
     batch.reserve(std::max<std::size_t>(64, had));
-    sent = acks_without_waiting_ ? queues_[task]->PushWithoutWaiting(std::move(e))
-                                 : queues_[task]->Push(std::move(e));
+    sent = acks_without_waiting_
+               ? queues_[task]->PushWithoutWaiting(std::move(e))
+               : queues_[task]->Push(std::move(e), nullptr, TaskQueue::WakeConsumer::kNow,
+                                     &while_blocked_);
   }
   // The acker's replies to a spout that has finished are stale: losing them is harmless.
   if (!sent && !acks_without_waiting_) open_ = false;

@@ -91,6 +91,9 @@ class Outbox {
   void SendClose(const std::vector<int>& tasks);
   // False once a destination refused (the run is being force-stopped).
   bool open() const noexcept { return open_; }
+  // Runs `f` every kWhileBlockedEvery while a hand-over waits for room or credit (a spout
+  // expires its timeouts meanwhile). It must not use this outbox.
+  void SetWhileBlocked(WhileBlocked f) { while_blocked_ = std::move(f); }
   // From now on, tasks chained to this one get its batches and markers by call (every task has
   // been prepared); until then their batches are held, however large.
   void StartChaining();
@@ -146,6 +149,7 @@ class Outbox {
   std::vector<int> ack_dirty_;
   std::string ack_frame_;  // reused encoding buffer
   bool acks_without_waiting_;
+  WhileBlocked while_blocked_;
   const ChainTable* chains_;
   std::vector<ChainedInput*> chained_;     // by task: chained to this one (empty until started)
   std::vector<ChainedInput*> chain_list_;  // the same, as a list for Flush

@@ -43,12 +43,22 @@ namespace {
 constexpr std::size_t kMaxSpares = 64;
 }  // namespace
 
-bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare, WakeConsumer wake) {
+bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare, WakeConsumer wake,
+                     const WhileBlocked* while_blocked) {
   std::unique_lock lock(mu_);
   if (tuples_ >= capacity_ && !closed_) {
     ++stats_.blocked_pushes;
+    const auto has_room = [&] { return tuples_ < capacity_ || closed_; };
     ++producers_waiting_;
-    not_full_.wait(lock, [&] { return tuples_ < capacity_ || closed_; });
+    if (while_blocked == nullptr || !*while_blocked) {
+      not_full_.wait(lock, has_room);
+    } else {
+      while (!not_full_.wait_for(lock, kWhileBlockedEvery, has_room)) {
+        lock.unlock();
+        (*while_blocked)();
+        lock.lock();
+      }
+    }
     --producers_waiting_;
   }
   const bool queued = Enqueue(lock, std::move(envelope), spare, wake);

@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -50,6 +51,12 @@ class EnvelopeSource {
   virtual void Wait(int wake_fd, int timeout_ms) = 0;
 };
 
+// What a producer does while it waits for room or credit, on its own thread, with no lock held,
+// every kWhileBlockedEvery of waiting: a spout keeps taking its acker's replies and expiring its
+// timeouts while a slow consumer holds it up.
+using WhileBlocked = std::function<void()>;
+inline constexpr std::chrono::milliseconds kWhileBlockedEvery{10};
+
 class TaskQueue {
  public:
   explicit TaskQueue(std::size_t capacity_tuples,
@@ -69,8 +76,9 @@ class TaskQueue {
   // recycled batch buffer is available and `spare` is given, moves it into *spare (emptied
   // here, after the lock is released).
   // kLater: see above; the caller must call Wake() or push with kNow before it blocks.
+  // `while_blocked` (if given and non-empty) runs while it waits.
   bool Push(Envelope&& envelope, std::vector<topology::Tuple>* spare = nullptr,
-            WakeConsumer wake = WakeConsumer::kNow);
+            WakeConsumer wake = WakeConsumer::kNow, const WhileBlocked* while_blocked = nullptr);
   // Wakes the consumer if it waits while something is queued (after kLater pushes).
   void Wake();
   // Never blocks: for the network receiver, whose senders' credits already bound what they

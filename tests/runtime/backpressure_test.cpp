@@ -46,8 +46,8 @@ topology::BoltFactory GatedBolt(std::shared_ptr<Gate> gate) {
 }
 
 template <typename Pred>
-bool Eventually(Pred pred) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+bool Eventually(Pred pred, std::chrono::seconds limit = std::chrono::seconds(60)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
   while (!pred()) {
     if (std::chrono::steady_clock::now() > deadline) return false;
     std::this_thread::yield();
@@ -84,6 +84,37 @@ TEST(BackpressureTest, ABlockedBoltBlocksTheSpoutWithBoundedMemory) {
   EXPECT_TRUE(s.completed);
   EXPECT_EQ(s.Find("slow")->executed, s.Find("gen")->emitted);  // nothing dropped
   EXPECT_LE(cluster.Snapshot()[1].queue_high_water, kCapacity + kBatch);
+}
+
+// A spout held up by backpressure still expires its timeouts: trees stuck behind a blocked bolt
+// fail once the message timeout has passed, not when the bolt moves again.
+TEST(BackpressureTest, TimeoutsExpireWhileTheSpoutWaitsForRoom) {
+  auto gate = std::make_shared<Gate>();
+  topology::TopologyBuilder b;
+  b.Config().message_timeout_secs = 1;  // trees time out 1 to 2 s after their emit
+  b.SetSpout("gen", testing::Generator(0));
+  b.SetBolt("slow", GatedBolt(gate)).ShuffleGrouping("gen");
+  LocalCluster cluster(b.Build(), LocalRunOptions{.queue_capacity = 200, .batch_size = 20});
+  cluster.Start();
+  // Tasks: gen = 1, slow = 2, the acker = 3.
+  ASSERT_TRUE(Eventually([&] {
+    const auto s = cluster.Snapshot();
+    return s[1].executed == 1 && s[1].blocked_pushes > 0;
+  }));
+  // Well past two timeouts, with the bolt still inside its first Execute, the spout has
+  // expired what it sent.
+  EXPECT_TRUE(Eventually([&] { return cluster.Snapshot()[0].timed_out > 0; },
+                         std::chrono::seconds(20)));
+  const auto blocked = cluster.Snapshot();
+  EXPECT_EQ(blocked[1].executed, 1u);  // the spout has been waiting all along
+  EXPECT_EQ(blocked[0].acked, 0u);
+  cluster.Stop();
+  gate->Open();
+  const RunSummary s = cluster.Wait();
+  EXPECT_TRUE(s.completed);
+  const ComponentSummary& gen = *s.Find("gen");
+  EXPECT_GT(gen.timed_out, 0u);
+  EXPECT_GE(gen.failed, gen.timed_out);
 }
 
 // topology.executor.receive.buffer.size, when the topology sets it, is the queues' capacity

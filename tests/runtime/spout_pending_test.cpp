@@ -69,6 +69,23 @@ TEST(SpoutPendingTest, ReleaseFreesAReservedRootAndRootsAreDistinct) {
   EXPECT_FALSE(p.full());
 }
 
+// A spout that waits for room while it sends a tree's tuples keeps rotating: the reserved root
+// must survive that (its Commit would find nothing), and its timeout starts at the Commit.
+TEST(SpoutPendingTest, AReservedRootNeverExpiresAndItsTimeoutStartsAtCommit) {
+  SpoutPending p;
+  const uint64_t root = p.Reserve(0x33);
+  std::vector<SpoutPending::Entry> expired;
+  for (int i = 0; i < 5; ++i) p.Rotate(expired);
+  EXPECT_TRUE(expired.empty());
+  p.Commit(root, Value(int64_t{7}), kT0);
+  p.Rotate(expired);
+  EXPECT_TRUE(expired.empty());
+  p.Rotate(expired);
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_EQ(expired[0].message_id, Value(int64_t{7}));
+  EXPECT_TRUE(p.empty());
+}
+
 TEST(SpoutPendingTest, TouchRestartsTheTimeout) {
   SpoutPending p;
   const uint64_t root = p.Add(1, Value(int64_t{1}), kT0);
