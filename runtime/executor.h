@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "runtime/queues/task_queue.h"
@@ -22,8 +23,9 @@ struct ExecutorSetup {
   std::shared_ptr<const topology::TopologySpec> spec;
   std::shared_ptr<const topology::TaskLayout> layout;
   int task = 0;
-  // By task id (index 0 unused); nullptr for a task of another worker.
-  std::vector<TaskQueue*> queues;
+  // By task id (index 0 unused); nullptr for a task of another worker. The host's table, shared
+  // by every task.
+  std::span<TaskQueue* const> queues;
   RemoteLink* link = nullptr;                       // multi-process runs only
   const transport::StreamTable* streams = nullptr;  // multi-process runs only
   bool restarted = false;  // this task's worker was restarted within the run

@@ -7,12 +7,21 @@
 
 namespace tempest::runtime {
 
+namespace {
+
+// A spout's or bolt's tuples go to its subscribers, its ack messages to the ackers.
+Outbox::Destinations OutboxDestinations(const ExecutorSetup& setup) {
+  return {DownstreamTasks(*setup.spec, *setup.layout, setup.task), setup.layout->AckerTaskIds()};
+}
+
+}  // namespace
+
 TaskExecutor::TaskExecutor(ExecutorSetup setup)
     : setup_(std::move(setup)),
       context_(setup_.spec, setup_.layout, setup_.task, setup_.restarted, setup_.link != nullptr),
       metrics_(*setup_.metrics),
       emitter_(context_, setup_.router,
-               Outbox(setup_.task, setup_.queues,
+               Outbox(setup_.task, setup_.queues, OutboxDestinations(setup_),
                       {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams, false,
                        setup_.chains}),
                metrics_) {}

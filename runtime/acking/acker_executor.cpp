@@ -18,6 +18,19 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using transport::AckMessage;
 
+// Where an acker's replies go, ascending.
+std::vector<int> SpoutTasks(const topology::TopologySpec& spec,
+                            const topology::TaskLayout& layout) {
+  std::vector<int> tasks;
+  for (const topology::ComponentSpec& c : spec.components) {
+    if (c.kind != topology::ComponentKind::kSpout) continue;
+    const std::vector<int>& mine = layout.TasksOf(c.id);
+    tasks.insert(tasks.end(), mine.begin(), mine.end());
+  }
+  std::sort(tasks.begin(), tasks.end());
+  return tasks;
+}
+
 // An acker task (Storm's acker bolt): applies the ack messages routed to it (by root id) to its
 // ledger and tells a tree's spout task when the tree completed or failed. Its replies never wait
 // (Outbox::Options::acks_without_waiting), so the acker cannot be part of a backpressure cycle.
@@ -26,7 +39,7 @@ class AckerExecutor final : public Executor {
  public:
   explicit AckerExecutor(ExecutorSetup setup)
       : setup_(std::move(setup)),
-        outbox_(setup_.task, setup_.queues,
+        outbox_(setup_.task, setup_.queues, {{}, SpoutTasks(*setup_.spec, *setup_.layout)},
                 {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams, true}),
         rotate_every_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))) {
     for (int t = 1; t <= setup_.layout->task_count(); ++t) {

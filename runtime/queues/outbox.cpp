@@ -7,10 +7,18 @@
 
 namespace tempest::runtime {
 
-Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
+Outbox::Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinations& destinations,
+               Options options)
     : from_task_(from_task),
-      queues_(std::move(queues)),
+      queues_(queues),
+      slot_of_(destinations.tuples),
+      slots_(destinations.tuples.size()),
+      ack_slot_of_(destinations.acks),
+      acks_(destinations.acks.size()),
       batch_size_(std::max<std::size_t>(1, options.batch_size)),
+      first_reserve_(std::clamp<std::size_t>(
+          kOpenBatchBytes / (sizeof(topology::Tuple) * std::max<std::size_t>(1, slots_.size())), 1,
+          batch_size_)),
       frame_bytes_(options.frame_bytes),
       frame_tuples_(options.link != nullptr ? options.link->max_frame_tuples() : 0),
       local_ack_batch_(std::max<std::size_t>(batch_size_, 4096)),
@@ -19,34 +27,33 @@ Outbox::Outbox(int from_task, std::vector<TaskQueue*> queues, Options options)
           std::max<std::size_t>(1, std::min<std::size_t>(frame_tuples_, options.frame_bytes / 19))),
       link_(options.link),
       streams_(options.streams),
-      pending_(queues_.size()),
-      frames_(queues_.size()),
-      deferred_(queues_.size(), 0),
-      acks_(queues_.size()),
       acks_without_waiting_(options.acks_without_waiting),
-      chains_(options.chains) {}
+      chains_(options.chains) {
+  for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].task = destinations.tuples[i];
+  for (std::size_t i = 0; i < acks_.size(); ++i) acks_[i].task = destinations.acks[i];
+}
 
 void Outbox::StartChaining() {
   if (chains_ == nullptr) return;
   // Only a task that runs others writes here. A chained task's own outbox is used on its
   // upstream's thread from the start, so its thread must not touch it now (a data race).
-  std::vector<ChainedInput*> chained(queues_.size(), nullptr);
-  for (std::size_t t = 0; t < chains_->upstream.size(); ++t) {
+  for (Slot& slot : slots_) {
+    const auto t = static_cast<std::size_t>(slot.task);
     if (chains_->upstream[t] == from_task_ && chains_->input[t] != nullptr) {
-      chained[t] = chains_->input[t];
-      chain_list_.push_back(chains_->input[t]);
+      slot.chained = chains_->input[t];
+      chain_list_.push_back(slot.chained);
     }
   }
-  if (!chain_list_.empty()) chained_ = std::move(chained);
+  if (!chain_list_.empty()) chaining_started_ = true;
 }
 
-void Outbox::Deliver(ChainedInput& chained, int task) {
+void Outbox::Deliver(Slot& slot) {
   Envelope e;
   e.from_task = from_task_;
-  e.tuples = std::move(pending_[task]);
-  chained.Deliver(e);
+  e.tuples = std::move(slot.pending);
+  slot.chained->Deliver(e);
   e.tuples.clear();  // the buffer serves the next batch
-  pending_[task] = std::move(e.tuples);
+  slot.pending = std::move(e.tuples);
 }
 
 int Outbox::StreamIndex(const topology::StreamSchema* schema) {
@@ -57,50 +64,55 @@ int Outbox::StreamIndex(const topology::StreamSchema* schema) {
   return last_stream_;
 }
 
-void Outbox::SendRemote(int task, const topology::StreamSchema* schema,
+void Outbox::SendRemote(int slot, const topology::StreamSchema* schema,
                         const topology::Values& values, AnchorList anchors) {
-  std::unique_ptr<transport::FrameBuilder>& frame = frames_[task];
+  std::unique_ptr<transport::FrameBuilder>& frame = slots_[slot].frame;
   if (!frame) frame = std::make_unique<transport::FrameBuilder>();
   if (frame->count() == 0) {
-    frame->Begin(from_task_, task);
-    dirty_.push_back(task);
+    frame->Begin(from_task_, slots_[slot].task);
+    dirty_.push_back(slot);
   }
   frame->Add(StreamIndex(schema), values, anchors);
-  if (frame->bytes() >= frame_bytes_ || frame->count() >= frame_tuples_) Hand(task);
+  if (frame->bytes() >= frame_bytes_ || frame->count() >= frame_tuples_) Hand(slot);
 }
 
-void Outbox::Hand(int task) {
+void Outbox::Hand(int slot) {
   // A chained task's batches wait for StartChaining (an emit from Prepare).
-  if (chains_ != nullptr && chained_.empty() && chains_->upstream[task] == from_task_) return;
-  std::erase(dirty_, task);
-  Push(task, TaskQueue::WakeConsumer::kLater);
+  if (chains_ != nullptr && !chaining_started_ &&
+      chains_->upstream[static_cast<std::size_t>(slots_[slot].task)] == from_task_) {
+    return;
+  }
+  std::erase(dirty_, slot);
+  Push(slot, TaskQueue::WakeConsumer::kLater);
 }
 
-void Outbox::Push(int task, TaskQueue::WakeConsumer wake) {
-  if (queues_[task] == nullptr) {
-    transport::FrameBuilder& frame = *frames_[task];
+void Outbox::Push(int slot, TaskQueue::WakeConsumer wake) {
+  Slot& s = slots_[slot];
+  if (queues_[s.task] == nullptr) {
+    transport::FrameBuilder& frame = *s.frame;
     const uint32_t count = frame.count();
-    if (!link_->SendTuples(task, frame.Finish(), count, &while_blocked_)) open_ = false;
-    frame.Begin(from_task_, task);  // keeps the buffer; count() is 0 again
+    if (!link_->SendTuples(s.task, frame.Finish(), count, &while_blocked_)) open_ = false;
+    frame.Begin(from_task_, s.task);  // keeps the buffer; count() is 0 again
     return;
   }
-  if (ChainedInput* chained = ChainedTo(task)) {
-    Deliver(*chained, task);
+  if (s.chained != nullptr) {
+    Deliver(s);
     return;
   }
-  Envelope e{Envelope::Kind::kTuples, from_task_, std::move(pending_[task]), {}, 0, {}};
-  pending_[task] = {};
-  if (wake == TaskQueue::WakeConsumer::kLater && deferred_[task] == 0) {
-    deferred_[task] = 1;
-    deferred_list_.push_back(task);
+  Envelope e{Envelope::Kind::kTuples, from_task_, std::move(s.pending), {}, 0, {}};
+  s.pending = {};
+  if (wake == TaskQueue::WakeConsumer::kLater && !s.deferred) {
+    s.deferred = true;
+    deferred_list_.push_back(slot);
   }
   // The queue hands back a recycled buffer for the next batch to this task, if it has one.
-  if (!queues_[task]->Push(std::move(e), &pending_[task], wake, &while_blocked_)) open_ = false;
+  if (!queues_[s.task]->Push(std::move(e), &s.pending, wake, &while_blocked_)) open_ = false;
 }
 
-void Outbox::HandAcks(int task) {
-  std::erase(ack_dirty_, task);
-  std::vector<transport::AckMessage>& batch = acks_[task];
+void Outbox::HandAcks(int ack_slot) {
+  std::erase(ack_dirty_, ack_slot);
+  std::vector<transport::AckMessage>& batch = acks_[ack_slot].batch;
+  const int task = acks_[ack_slot].task;
   bool sent = true;
   if (queues_[task] == nullptr) {
     ack_frame_.clear();
@@ -127,17 +139,18 @@ void Outbox::HandAcks(int task) {
 }
 
 void Outbox::Flush() {
-  for (int task : dirty_) {
-    const bool has_data =
-        queues_[task] == nullptr ? frames_[task]->count() > 0 : !pending_[task].empty();
-    if (has_data) Push(task, TaskQueue::WakeConsumer::kNow);
+  for (int slot : dirty_) {
+    const Slot& s = slots_[slot];
+    const bool has_data = queues_[s.task] == nullptr ? s.frame->count() > 0 : !s.pending.empty();
+    if (has_data) Push(slot, TaskQueue::WakeConsumer::kNow);
   }
   dirty_.clear();
   // What the chained tasks emitted while running this task's batches goes out now too.
   for (ChainedInput* chained : chain_list_) chained->FlushOutput();
-  for (int task : deferred_list_) {
-    queues_[task]->Wake();
-    deferred_[task] = 0;
+  for (int slot : deferred_list_) {
+    Slot& s = slots_[slot];
+    queues_[s.task]->Wake();
+    s.deferred = false;
   }
   deferred_list_.clear();
   // Acks after the tuples: an ack that overtook its tuples would be harmless (the ledger takes
@@ -154,8 +167,10 @@ void Outbox::SendClose(const std::vector<int>& tasks) { SendMarker(tasks, Envelo
 void Outbox::SendMarker(const std::vector<int>& tasks, Envelope::Kind kind) {
   Flush();
   for (int task : tasks) {
+    const int slot = slot_of_.Of(task);
+    ChainedInput* chained = slot >= 0 ? slots_[slot].chained : nullptr;
     bool sent = false;
-    if (ChainedInput* chained = ChainedTo(task)) {
+    if (chained != nullptr) {
       Envelope e;
       e.kind = kind;
       e.from_task = from_task_;

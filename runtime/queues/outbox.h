@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "runtime/queues/task_queue.h"
+#include "runtime/queues/task_slots.h"
 #include "topology/tuple.h"
 #include "transport/frame.h"
 #include "transport/stream_table.h"
@@ -38,22 +40,31 @@ class Outbox {
     // call.
     const ChainTable* chains = nullptr;
   };
+  // The tasks an outbox sends to, each ascending: only they get state here, so a task's outbox
+  // grows with its fan-out, not with the topology.
+  struct Destinations {
+    std::vector<int> tuples;  // where tuples (and end-of-stream and close) go
+    std::vector<int> acks;    // where ack messages (and close) go
+  };
   // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then
-  // options.link and options.streams must be given.
-  Outbox(int from_task, std::vector<TaskQueue*> queues, Options options);
+  // options.link and options.streams must be given. The queues outlive the outbox.
+  Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinations& destinations,
+         Options options);
 
   using AnchorList = std::span<const topology::AckMeta::Anchor>;
 
+  // `task` is one of the tuple destinations.
   void Send(int task, const topology::StreamSchema* schema, topology::Values&& values,
             AnchorList anchors = {}) {
+    const int slot = SlotOf(task);
     if (queues_[task] == nullptr) {
-      SendRemote(task, schema, values, anchors);
+      SendRemote(slot, schema, values, anchors);
       return;
     }
-    topology::Tuple& t = OpenBatch(task).emplace_back(schema, from_task_, std::move(values));
+    topology::Tuple& t = OpenBatch(slot).emplace_back(schema, from_task_, std::move(values));
     if (!anchors.empty())
       topology::TupleAccess::MutableAck(t).anchors.assign(anchors.begin(), anchors.end());
-    HandIfFull(task);
+    HandIfFull(slot);
   }
   // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the empty values of
   // the next tuple for `task`; Commit then sends it as Send would, or Abandon drops it.
@@ -62,32 +73,37 @@ class Outbox {
       staged_.clear();
       return staged_;
     }
-    return topology::TupleAccess::MutableValues(OpenBatch(task).emplace_back(schema, from_task_));
+    return topology::TupleAccess::MutableValues(
+        OpenBatch(SlotOf(task)).emplace_back(schema, from_task_));
   }
   void Commit(int task, const topology::StreamSchema* schema) {
+    const int slot = SlotOf(task);
     if (queues_[task] == nullptr) {
-      SendRemote(task, schema, staged_, {});
+      SendRemote(slot, schema, staged_, {});
       return;
     }
-    HandIfFull(task);
+    HandIfFull(slot);
   }
   void Abandon(int task) noexcept {
-    if (queues_[task] != nullptr) pending_[task].pop_back();
+    if (queues_[task] != nullptr) slots_[SlotOf(task)].pending.pop_back();
   }
-  // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies).
+  // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies),
+  // one of the ack destinations.
   void SendAck(int task, const transport::AckMessage& message) {
-    std::vector<transport::AckMessage>& batch = acks_[task];
-    if (batch.empty()) ack_dirty_.push_back(task);
+    const int slot = ack_slot_of_.Of(task);
+    assert(slot >= 0);
+    std::vector<transport::AckMessage>& batch = acks_[slot].batch;
+    if (batch.empty()) ack_dirty_.push_back(slot);
     batch.push_back(message);
     if (batch.size() >= (queues_[task] == nullptr ? remote_ack_batch_ : local_ack_batch_)) {
-      HandAcks(task);
+      HandAcks(slot);
     }
   }
   // Hands every non-empty batch over, in the order they were started (ack messages last).
   void Flush();
-  // Flushes, then sends end-of-stream to each task in `tasks`.
+  // Flushes, then sends end-of-stream to each task in `tasks` (tuple destinations).
   void SendEndOfStream(const std::vector<int>& tasks);
-  // Flushes, then sends close to each task in `tasks`.
+  // Flushes, then sends close to each task in `tasks` (tuple or ack destinations).
   void SendClose(const std::vector<int>& tasks);
   // False once a destination refused (the run is being force-stopped).
   bool open() const noexcept { return open_; }
@@ -99,34 +115,61 @@ class Outbox {
   void StartChaining();
 
  private:
+  // What this task holds for one tuple destination.
+  struct Slot {
+    std::vector<topology::Tuple> pending;            // local: the open batch
+    std::unique_ptr<transport::FrameBuilder> frame;  // remote: the open frame
+    ChainedInput* chained = nullptr;                 // chained to this task (set by StartChaining)
+    int task = 0;
+    // Handed a full batch without waking it (TaskQueue::WakeConsumer::kLater) since the last
+    // Flush, which wakes it.
+    bool deferred = false;
+  };
+
+  int SlotOf(int task) const noexcept {
+    const int slot = slot_of_.Of(task);
+    assert(slot >= 0);
+    return slot;
+  }
   // A local task's pending batch, registered for the next Flush when it was empty.
-  std::vector<topology::Tuple>& OpenBatch(int task) {
-    std::vector<topology::Tuple>& batch = pending_[task];
+  std::vector<topology::Tuple>& OpenBatch(int slot) {
+    std::vector<topology::Tuple>& batch = slots_[slot].pending;
     if (batch.empty()) {
-      dirty_.push_back(task);
-      batch.reserve(batch_size_);
+      dirty_.push_back(slot);
+      batch.reserve(first_reserve_);
     }
     return batch;
   }
-  void HandIfFull(int task) {
-    if (pending_[task].size() >= batch_size_) Hand(task);
+  void HandIfFull(int slot) {
+    if (slots_[slot].pending.size() >= batch_size_) Hand(slot);
   }
-  // The task chained to this one that `task` is, or nullptr.
-  ChainedInput* ChainedTo(int task) const noexcept {
-    return chained_.empty() ? nullptr : chained_[task];
-  }
-  void Deliver(ChainedInput& chained, int task);
-  void Hand(int task);
-  void Push(int task, TaskQueue::WakeConsumer wake);
-  void SendRemote(int task, const topology::StreamSchema* schema, const topology::Values& values,
+  void Deliver(Slot& slot);
+  void Hand(int slot);
+  void Push(int slot, TaskQueue::WakeConsumer wake);
+  void SendRemote(int slot, const topology::StreamSchema* schema, const topology::Values& values,
                   AnchorList anchors);
-  void HandAcks(int task);
+  void HandAcks(int ack_slot);
   void SendMarker(const std::vector<int>& tasks, Envelope::Kind kind);
   int StreamIndex(const topology::StreamSchema* schema);
 
   int from_task_;
-  std::vector<TaskQueue*> queues_;
+  std::span<TaskQueue* const> queues_;  // by task id, shared by every task of the process
+  TaskSlots slot_of_;                   // tuple destinations
+  std::vector<Slot> slots_;
+  // What this task holds for one ack destination.
+  struct AckSlot {
+    std::vector<transport::AckMessage> batch;
+    int task = 0;
+  };
+  TaskSlots ack_slot_of_;  // ack destinations
+  std::vector<AckSlot> acks_;
   std::size_t batch_size_;
+  // What a new batch reserves: a whole batch, unless this task sends to so many tasks that open
+  // batches to all of them would pass kOpenBatchBytes; then less, and it grows as it fills
+  // (recycled buffers keep their size). A wide, sparse fan-out then does not hold a page per
+  // destination.
+  std::size_t first_reserve_;
+  static constexpr std::size_t kOpenBatchBytes = 4 << 20;
   std::size_t frame_bytes_;
   uint32_t frame_tuples_;  // at most half a remote task's credit (remote_link.h says why)
   // Ack messages per batch. They are small, and a batch handed over costs the receiver a wake-up
@@ -137,22 +180,16 @@ class Outbox {
   std::size_t remote_ack_batch_;
   RemoteLink* link_;
   const transport::StreamTable* streams_;
-  std::vector<std::vector<topology::Tuple>> pending_;
-  topology::Values staged_;  // Begin's values for a remote task
-  std::vector<std::unique_ptr<transport::FrameBuilder>> frames_;  // remote destinations
-  std::vector<int> dirty_;
-  // Local tasks handed a full batch without waking them (TaskQueue::WakeConsumer::kLater) since the
-  // last Flush, which wakes them; deferred_[t] says whether t is in the list.
-  std::vector<int> deferred_list_;
-  std::vector<uint8_t> deferred_;
-  std::vector<std::vector<transport::AckMessage>> acks_;  // by destination task
-  std::vector<int> ack_dirty_;
-  std::string ack_frame_;  // reused encoding buffer
+  topology::Values staged_;         // Begin's values for a remote task
+  std::vector<int> dirty_;          // slots with a batch or frame started since the last Flush
+  std::vector<int> deferred_list_;  // slots marked deferred
+  std::vector<int> ack_dirty_;      // ack slots with messages since the last Flush
+  std::string ack_frame_;           // reused encoding buffer
   bool acks_without_waiting_;
   WhileBlocked while_blocked_;
   const ChainTable* chains_;
-  std::vector<ChainedInput*> chained_;     // by task: chained to this one (empty until started)
-  std::vector<ChainedInput*> chain_list_;  // the same, as a list for Flush
+  bool chaining_started_ = false;
+  std::vector<ChainedInput*> chain_list_;  // the tasks chained to this one, for Flush
   const topology::StreamSchema* last_schema_ = nullptr;
   int last_stream_ = -1;
   bool open_ = true;

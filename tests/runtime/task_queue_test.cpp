@@ -247,7 +247,8 @@ void ExpectAFullBatchWaitsForTheFlush(int64_t after) {
   TaskQueue q(1024);
   Outbox::Options options;
   options.batch_size = 4;
-  Outbox outbox(1, {nullptr, nullptr, &q}, options);
+  const std::vector<TaskQueue*> queues = {nullptr, nullptr, &q};
+  Outbox outbox(1, queues, {{2}, {}}, options);
   std::vector<int64_t> got;
   std::thread consumer([&] { got = PopTuples(q, static_cast<std::size_t>(4 + after)); });
   AwaitConsumerWaiting(q, 1);
@@ -271,6 +272,42 @@ TEST(TaskQueueTest, AnOutboxFlushWakesItsConsumerForAFullBatchAndTheRest) {
 
 TEST(TaskQueueTest, AnOutboxFlushWakesItsConsumerForAFullBatchWithNothingAfterIt) {
   ExpectAFullBatchWaitsForTheFlush(0);  // nothing left to push: Flush wakes it on its own
+}
+
+// An outbox keeps state only for the tasks it sends to, found by id however far apart the ids
+// are: tuples, acks and markers each reach the right queue.
+TEST(TaskQueueTest, AnOutboxReachesFarApartDestinationsOfAWideTopology) {
+  constexpr int kTasks = 100'000;
+  TaskQueue near(1024), far(1024), acker(1024);
+  std::vector<TaskQueue*> queues(kTasks + 1, nullptr);
+  queues[7] = &near;
+  queues[kTasks - 1] = &far;
+  queues[kTasks] = &acker;
+  Outbox::Options options;
+  options.batch_size = 2;
+  Outbox outbox(1, queues, {{7, kTasks - 1}, {kTasks}}, options);
+  for (int64_t i = 0; i < 5; ++i) outbox.Send(i % 2 == 0 ? 7 : kTasks - 1, nullptr, {i});
+  outbox.SendAck(kTasks, transport::AckMessage{transport::AckMessage::Type::kAck, 42, 9});
+  outbox.SendClose({7, kTasks - 1, kTasks});
+  // What each queue got: tuple values, ack roots, then -1 for the close.
+  const auto got = [](TaskQueue& q) {
+    std::vector<Envelope> envelopes;
+    std::vector<int64_t> out;
+    while (out.empty() || out.back() != -1) {
+      EXPECT_TRUE(q.PopAll(envelopes));
+      for (const Envelope& e : envelopes) {
+        EXPECT_EQ(e.from_task, 1);
+        for (const topology::Tuple& t : e.tuples) out.push_back(t.GetInt(0));
+        for (const transport::AckMessage& m : e.acks) out.push_back(static_cast<int64_t>(m.root));
+        if (e.kind == Envelope::Kind::kClose) out.push_back(-1);
+      }
+    }
+    return out;
+  };
+  EXPECT_EQ(got(near), (std::vector<int64_t>{0, 2, 4, -1}));
+  EXPECT_EQ(got(far), (std::vector<int64_t>{1, 3, -1}));
+  EXPECT_EQ(got(acker), (std::vector<int64_t>{42, -1}));
+  EXPECT_TRUE(outbox.open());
 }
 
 // A task's network inbox stand-in: envelopes "arrive" through Deliver, which also makes its
