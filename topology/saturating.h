@@ -22,4 +22,11 @@ inline int64_t SaturatingSub(int64_t a, int64_t b) noexcept {
 
 inline int64_t SaturatingNegate(int64_t a) noexcept { return SaturatingSub(0, a); }
 
+inline int64_t SaturatingMul(int64_t a, int64_t b) noexcept {
+  int64_t product = 0;
+  if (!__builtin_mul_overflow(a, b, &product)) return product;
+  return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min()
+                            : std::numeric_limits<int64_t>::max();
+}
+
 }  // namespace tempest::topology

@@ -438,6 +438,8 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
                                                   "topology.wait.yield.micros",
                                                   "topology.executor.receive.buffer.size",
                                                   "topology.chaining",
+                                                  "topology.window.memory.budget.mb",
+                                                  "topology.window.memory.limit.mb",
                                                   "supervisor.worker.timeout.secs"};
   for (const ConfigMember& member : node.members) {
     const std::string& key = member.first;
@@ -462,6 +464,10 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       config.acker_executors = at_least(-1);
     } else if (key == "topology.max.spout.pending") {
       config.max_spout_pending = at_least(0);
+    } else if (key == "topology.window.memory.budget.mb") {
+      config.window_memory_budget_mb = at_least(0);
+    } else if (key == "topology.window.memory.limit.mb") {
+      config.window_memory_limit_mb = at_least(0);
     } else if (key == "topology.message.timeout.secs") {
       config.message_timeout_secs = at_least(1);
     } else if (key == "topology.spout.max.retries") {

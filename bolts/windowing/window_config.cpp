@@ -38,7 +38,33 @@ void ValidateWindowConfig(const WindowConfig& c) {
   }
 }
 
+int64_t CountWindowBytes(const WindowConfig& c) {
+  if (!c.length.is_count()) return 0;
+  return topology::SaturatingMul(c.length.value, kMinHeldRowBytes);
+}
+
+namespace {
+constexpr int64_t kMiB = int64_t{1} << 20;
+}  // namespace
+
+std::string WindowMemoryWarning(const WindowConfig& c, const topology::TopologyConfig& topo) {
+  const int64_t bytes = CountWindowBytes(c);
+  const int64_t budget = int64_t{topo.window_memory_budget_mb} * kMiB;
+  if (budget == 0 || bytes <= budget) return "";
+  return fmt::format(
+      "a count window of {} tuples holds at least {} MiB ({} bytes a tuple), more than "
+      "topology.window.memory.budget.mb {}",
+      c.length.value, bytes / kMiB, kMinHeldRowBytes, topo.window_memory_budget_mb);
+}
+
 void ValidateWindowFitsTopology(const WindowConfig& c, const topology::TopologyConfig& topo) {
+  const int64_t limit = int64_t{topo.window_memory_limit_mb} * kMiB;
+  if (const int64_t bytes = CountWindowBytes(c); limit > 0 && bytes > limit) {
+    throw std::invalid_argument(
+        fmt::format("a count window of {} tuples holds at least {} MiB ({} bytes a tuple), more "
+                    "than topology.window.memory.limit.mb {}",
+                    c.length.value, bytes / kMiB, kMinHeldRowBytes, topo.window_memory_limit_mb));
+  }
   if (topo.acker_executors == 0) return;  // nothing is tracked, so nothing can time out
   const WindowSpan& slide = c.effective_slide();
   int64_t duration = 0;

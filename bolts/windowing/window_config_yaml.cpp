@@ -1,6 +1,7 @@
 #include "bolts/windowing/window_config_yaml.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <stdexcept>
 
@@ -113,6 +114,12 @@ WindowConfig ReadWindowConfig(ConfigReader& c, const topology::ComponentContext&
     if (context.topology != nullptr) ValidateWindowFitsTopology(config, *context.topology);
   } catch (const std::invalid_argument& e) {
     throw ConfigError(*window, e.what());
+  }
+  if (context.topology != nullptr) {
+    if (const std::string warning = WindowMemoryWarning(config, *context.topology);
+        !warning.empty()) {
+      spdlog::warn("{}; it may run out of memory", ConfigError(*window, warning).what());
+    }
   }
   return config;
 }

@@ -1,6 +1,7 @@
 #include "bolts/windowing/windowed_bolt.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -55,6 +56,9 @@ class WindowedBoltAdapter final
     out_ = &collector;
     out_rows_ = topology::RowEmitterOf(collector);
     ValidateWindowFitsTopology(config_, context.GetTopologyConfig());
+    component_ = context.GetThisComponentId();
+    task_ = context.GetThisTaskId();
+    budget_mb_ = context.GetTopologyConfig().window_memory_budget_mb;
     now_ = clock_();
     if (config_.event_time()) {
       event_time_.emplace(
@@ -165,6 +169,24 @@ class WindowedBoltAdapter final
     } else {
       manager_->Add(input, ts);
     }
+    if (++kept_ % kMemoryCheckEvery == 0) CheckMemory();
+  }
+
+  // Warns once when the window holds more than topology.window.memory.budget.mb.
+  void CheckMemory() {
+    if (memory_warned_ || budget_mb_ == 0) return;
+    const std::size_t rows = manager_->size();
+    // Packed: the arena's chunks; tuples: their own size and at least a packed row's worth of
+    // values (strings beyond that are not counted).
+    const std::size_t bytes =
+        kPacked ? arena_.chunks_in_use() * RowArena::kChunkBytes + rows * sizeof(Held)
+                : rows * (sizeof(Tuple) + static_cast<std::size_t>(kMinHeldRowBytes));
+    if (bytes <= static_cast<std::size_t>(budget_mb_) << 20) return;
+    memory_warned_ = true;
+    spdlog::warn(
+        "component '{}' task {}: its window holds {} tuples, about {} MiB, more than "
+        "topology.window.memory.budget.mb {}; it may run out of memory",
+        component_, task_, rows, bytes >> 20, budget_mb_);
   }
 
   // The late stream of an input: its route's, else the bolt-level one ("" if none).
@@ -431,6 +453,13 @@ class WindowedBoltAdapter final
   std::optional<EventTimeInput> event_time_;  // event-time windows only
   std::optional<Manager> manager_;
   int64_t now_ = 0;  // the clock at the last tick
+  std::string component_;
+  int task_ = 0;
+  // The memory check: every kMemoryCheckEvery tuples kept, until it has warned.
+  static constexpr uint64_t kMemoryCheckEvery = 4096;
+  int budget_mb_ = 0;
+  uint64_t kept_ = 0;
+  bool memory_warned_ = false;
   // The tuples of the activation running now.
   std::conditional_t<kPacked, std::span<const HeldRow>, Anchors> window_;
   std::vector<topology::AckMeta::Anchor> failed_;

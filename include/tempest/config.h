@@ -45,6 +45,12 @@ struct TopologyConfig {
   // topology.chaining: run a bolt task whose only input is one bolt task of the same process on
   // that task's thread (Flink's operator chaining), instead of on its own
   bool chaining = false;
+  // topology.window.memory.budget.mb: a window that can hold more than this is warned about (a
+  // count window when the topology loads, any window once it holds that much); 0 = no warning
+  int window_memory_budget_mb = 1024;
+  // topology.window.memory.limit.mb: a count window that can hold more than this is a load
+  // error; 0 = no limit
+  int window_memory_limit_mb = 0;
   // Any other key of the topology file's `config` (users' own settings), in file order.
   std::vector<std::pair<std::string, Value>> extra;
 };

@@ -29,6 +29,15 @@ expect_eq("bad topology exit code" "${rc}" "2")
 expect_eq("bad topology message" "${err}"
           "${data}/bad/unknown_component_in_stream.yaml:7:11: streams[0].from: unknown component \"clikcs\" (did you mean \"clicks\"?); components: clicks, sink\n")
 
+# validate: a count window that can hold more than the memory budget is valid, with a warning
+# that names the line.
+tempest(validate ${data}/cli/huge_count_window.yaml)
+expect_eq("huge count window exit code" "${rc}" "0")
+string(FIND "${err}" "[warning] ${data}/cli/huge_count_window.yaml:11:15: bolts[0].config.window: a count window of 1000000000 tuples holds at least 61035 MiB (64 bytes a tuple), more than topology.window.memory.budget.mb 1024; it may run out of memory" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "no memory budget warning:\n${err}")
+endif()
+
 # graph: exact DOT.
 tempest(graph ${data}/cli/graph.yaml)
 file(READ ${data}/cli/graph.dot dot)

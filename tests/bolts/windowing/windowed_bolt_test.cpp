@@ -10,6 +10,7 @@
 #include <set>
 
 #include "../../support/builtin_test_support.h"
+#include "../../support/log_capture.h"
 
 namespace tempest::bolts {
 namespace {
@@ -410,6 +411,56 @@ TEST(WindowedBoltTest, AReplayAfterTheFlushIsAWindowOfItsOwnAtOnce) {
   EXPECT_EQ(h.seen[1].end, 5);
   EXPECT_EQ(h.Acked(), (Ids{1, 1}));
   EXPECT_EQ(h.out.dropped, 0u);
+}
+
+// A count window of 1e9 on an unbounded input used to grow without a word: what a count window
+// can hold is known at load, a warning past the budget, an error past the limit.
+TEST(WindowedBoltTest, ACountWindowPastTheMemoryBudgetIsWarnedAboutAndPastTheLimitRefused) {
+  topology::TopologyConfig topo;  // budget 1024 MiB, no limit
+  const WindowConfig huge = WindowConfig::Tumbling(WindowSpan::Count(1'000'000'000));
+  EXPECT_EQ(WindowMemoryWarning(huge, topo),
+            "a count window of 1000000000 tuples holds at least 61035 MiB (64 bytes a tuple), "
+            "more than topology.window.memory.budget.mb 1024");
+  EXPECT_EQ(WindowMemoryWarning(WindowConfig::Tumbling(WindowSpan::Count(1'000'000)), topo), "");
+  EXPECT_EQ(WindowMemoryWarning(WindowConfig::Tumbling(WindowSpan::DurationMs(1000)), topo), "");
+  EXPECT_NO_THROW(ValidateWindowFitsTopology(huge, topo));
+  topo.window_memory_limit_mb = 2048;
+  try {
+    ValidateWindowFitsTopology(huge, topo);
+    ADD_FAILURE() << "a window past the limit was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "a count window of 1000000000 tuples holds at least 61035 MiB (64 bytes a "
+                 "tuple), more than topology.window.memory.limit.mb 2048");
+  }
+  // Past INT64_MAX bytes, saturated rather than wrapped to a small number.
+  const WindowConfig absurd = WindowConfig::Tumbling(WindowSpan::Count(int64_t{1} << 62));
+  EXPECT_EQ(CountWindowBytes(absurd), std::numeric_limits<int64_t>::max());
+  topo.window_memory_budget_mb = 0;  // no warning
+  EXPECT_EQ(WindowMemoryWarning(huge, topo), "");
+}
+
+// A window whose size only shows while it runs (a duration window) is warned about once it holds
+// more than the budget.
+TEST(WindowedBoltTest, ARunningWindowPastTheMemoryBudgetIsWarnedAboutOnce) {
+  topology::TopologyConfig topo;
+  topo.acker_executors = 0;
+  topo.window_memory_budget_mb = 1;
+  Harness h(WindowConfig::Tumbling(WindowSpan::DurationMs(1000)), 1, topo);
+  h.Prepare();
+  testing::LogCapture log;
+  // 1 MiB at no less than sizeof(Tuple) + 64 bytes a tuple: a few thousand tuples.
+  const int64_t over = (int64_t{1} << 20) / static_cast<int64_t>(sizeof(Tuple) + 64) + 4096;
+  for (int64_t i = 0; i < 2 * over; ++i) h.Send(i);
+  const std::string text = log.Text();
+  EXPECT_NE(text.find("warning component 'win' task 2: its window holds "), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("more than topology.window.memory.budget.mb 1; it may run out of memory"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("window holds", text.find("window holds") + 1), std::string::npos)
+      << "warned twice: " << text;
+  EXPECT_TRUE(h.seen.empty());  // the window has not fired: it holds them all
 }
 
 TEST(WindowedBoltTest, TheWindowMustFitTheMessageTimeoutAndMaxSpoutPending) {
