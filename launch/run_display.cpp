@@ -67,8 +67,16 @@ std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
     }
     out += fmt::format("{}: {}\n", c.id, line);
   }
+  // Bolts that failed tuples unexecuted: they had waited in the queue past the message timeout.
+  for (const runtime::ComponentSummary& c : summary.components) {
+    if (c.spout || c.timed_out == 0) continue;
+    out += fmt::format(
+        "{}: {} inputs failed unexecuted (they waited longer than the message timeout)\n", c.id,
+        c.timed_out);
+  }
   // Spouts whose tuples were tracked (acker tasks ran): what became of their tuple trees.
   for (const runtime::ComponentSummary& c : summary.components) {
+    if (!c.spout) continue;
     if (c.complete_latency.Total() == 0 && c.timed_out == 0 && c.replayed == 0 && c.pending == 0) {
       continue;
     }

@@ -41,6 +41,7 @@ class BoltExecutor final : public TaskExecutor,
         closed_(upstream_.size(), false),
         source_left_(SourceTaskCounts()),
         tracking_(!setup_.layout->AckerTaskIds().empty()),
+        timeout_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))),
         chained_(setup_.chains != nullptr && setup_.chains->upstream[setup_.task] != 0),
         ids_(static_cast<uint64_t>(setup_.task)) {
     if (chained_) setup_.chains->input[setup_.task] = this;
@@ -75,13 +76,15 @@ class BoltExecutor final : public TaskExecutor,
       if (!open) break;
       for (Envelope& e : envelopes) {
         switch (e.kind) {
-          case Envelope::Kind::kTuples:
+          case Envelope::Kind::kTuples: {
+            const bool stale = Stale(e);
             for (topology::Tuple& t : e.tuples) {
               // A cut-short run stops between tuples, not after everything already popped.
               if (control.aborted()) return;
-              Execute(t);
+              ExecuteOrExpire(t, stale);
             }
             break;
+          }
           case Envelope::Kind::kFrame:
             if (!ExecuteFrame(e)) return;
             break;
@@ -220,11 +223,40 @@ class BoltExecutor final : public TaskExecutor,
       link.DropFrame(fmt::format("task {}: ack messages sent to a bolt", setup_.task));
       return true;
     }
+    const bool stale = Stale(e);
     for (topology::Tuple& t : decoded_.tuples) {
       if (setup_.control->aborted()) return false;
-      Execute(t);
+      ExecuteOrExpire(t, stale);
     }
     return true;
+  }
+
+  // Whether a batch waited in this task's queue longer than the message timeout: its tracked
+  // tuples' trees have timed out at their spouts, or are about to. Executing them would only
+  // make every later tuple wait as long, and the replays would queue behind them: an overloaded
+  // topology would replay for ever instead of catching up.
+  bool Stale(const Envelope& e) const {
+    return tracking_ && e.queued_at != std::chrono::steady_clock::time_point{} &&
+           std::chrono::steady_clock::now() - e.queued_at > timeout_;
+  }
+
+  // A stale tracked tuple is failed unexecuted (its spout replays it); the rest run.
+  void ExecuteOrExpire(topology::Tuple& t, bool stale) {
+    if (!stale || topology::TupleAccess::Ack(t).anchors.empty()) {
+      Execute(t);
+      return;
+    }
+    TaskMetrics::Bump(metrics_.timed_out);
+    Fail(t);
+    if (!warned_stale_) {
+      warned_stale_ = true;
+      spdlog::warn(
+          "component '{}' task {}: tuples waited in its queue longer than "
+          "topology.message.timeout.secs ({} s); they are failed unexecuted and replayed by their "
+          "spouts (the topology is overloaded: topology.max.spout.pending bounds what is in "
+          "flight)",
+          context_.GetThisComponentId(), setup_.task, setup_.spec->config.message_timeout_secs);
+    }
   }
 
   // Gives the queue room just freed back to the worker that sent the frame, a credit batch at a
@@ -404,6 +436,8 @@ class BoltExecutor final : public TaskExecutor,
   uint32_t since_flush_check_ = 0;
   std::chrono::steady_clock::time_point last_mid_pop_flush_{};
   const bool tracking_;
+  const std::chrono::steady_clock::duration timeout_;  // topology.message.timeout.secs
+  bool warned_stale_ = false;
   const bool chained_;      // runs on its upstream's thread
   std::mutex chain_mu_;     // chained: serialises Deliver, FlushOutput, ticks and the end
   bool chain_open_ = true;  // chained: Deliver still runs the bolt

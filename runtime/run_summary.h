@@ -79,11 +79,14 @@ struct TaskSnapshot {
   int task = 0;
   std::string component;
   uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0, dropped = 0;
-  uint64_t timed_out = 0, replayed = 0, pending = 0;  // spouts only
-  LatencyCounts complete_latency;                     // spouts only
-  std::size_t queue_high_water = 0;                   // most tuples ever queued for this task
-  uint64_t blocked_pushes = 0;  // times a producer waited for room in its queue
-  bool finished = false;        // the task has ended (end-of-stream, or stopped)
+  // Spouts: trees timed out; bolts: inputs failed unexecuted after waiting in the queue longer
+  // than the message timeout.
+  uint64_t timed_out = 0;
+  uint64_t replayed = 0, pending = 0;  // spouts only
+  LatencyCounts complete_latency;      // spouts only
+  std::size_t queue_high_water = 0;    // most tuples ever queued for this task
+  uint64_t blocked_pushes = 0;         // times a producer waited for room in its queue
+  bool finished = false;               // the task has ended (end-of-stream, or stopped)
   std::vector<std::pair<std::string, uint64_t>> gauges;  // ReportGauge, latest value per name
 };
 

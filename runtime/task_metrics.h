@@ -24,11 +24,13 @@ struct TaskMetrics {
   // topology.spout.max.retries replays
   std::atomic<uint64_t> dropped{0};
   // Spouts only:
-  std::atomic<uint64_t> timed_out{0};  // message ids failed because their tree timed out
-  std::atomic<uint64_t> replayed{0};   // emits of a message id that had failed before
-  std::atomic<uint64_t> pending{0};    // tracked tuples whose tree is not decided yet (a gauge)
-  LatencyHistogram complete_latency;   // emit -> tree completed, per acked message id
-  std::atomic<bool> finished{false};   // the task's thread is done (set before TaskFinished)
+  // Spouts: message ids failed because their tree timed out; bolts: inputs failed unexecuted
+  // after waiting in the queue longer than the message timeout.
+  std::atomic<uint64_t> timed_out{0};
+  std::atomic<uint64_t> replayed{0};  // emits of a message id that had failed before
+  std::atomic<uint64_t> pending{0};   // tracked tuples whose tree is not decided yet (a gauge)
+  LatencyHistogram complete_latency;  // emit -> tree completed, per acked message id
+  std::atomic<bool> finished{false};  // the task's thread is done (set before TaskFinished)
 
   // Named gauges a bolt reports (ReportGauge), in first-reported order. Set rarely (ticks, end
   // of stream), so a lock is cheaper to reason about than anything lock-free.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -29,6 +30,9 @@ struct Envelope {
   std::string frame;
   uint32_t frame_tuples = 0;  // how many tuples or ack messages `frame` holds (its header says)
   std::vector<transport::AckMessage> acks;
+  // When a queue took it (TaskQueue::Push); unset for what is delivered by call (chaining) or
+  // drained from a network inbox.
+  std::chrono::steady_clock::time_point queued_at{};
 
   // What the envelope weighs in a queue's capacity.
   std::size_t TupleCount() const noexcept {

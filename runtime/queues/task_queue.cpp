@@ -99,6 +99,7 @@ void TaskQueue::WakeIf(std::unique_lock<std::mutex>& lock, bool due) {
 bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
                         std::vector<topology::Tuple>* spare, WakeConsumer wake_mode) {
   if (closed_) return false;
+  envelope.queued_at = std::chrono::steady_clock::now();  // after any wait for room
   tuples_ += envelope.TupleCount();
   stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples_);
   items_.push_back(std::move(envelope));

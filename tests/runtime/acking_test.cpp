@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -339,6 +340,44 @@ class SlowBolt : public topology::Bolt {
   std::vector<Tuple> held_;
   std::optional<std::chrono::steady_clock::time_point> since_;
 };
+
+// 5,000 tuples through a bolt that takes a millisecond each, with a 1 s timeout and no pending
+// cap: most trees wait longer than the timeout in the bolt's queue, and their replays queued
+// behind tuples whose trees had already failed, for ever. A bolt now fails what waited in its
+// queue longer than the timeout without executing it, so the run ends, every tuple processed.
+TEST(AckingTest, AnOverloadedBoundedRunEndsInsteadOfReplayingForEver) {
+  constexpr int kCount = 5000;
+  auto recorder = std::make_shared<testing::Recorder>();
+  topology::TopologyBuilder b;
+  b.Config().message_timeout_secs = 1;
+  b.Config().spout_retry_max_delay_ms = 100;  // replays come back soon
+  b.SetSpout("gen", testing::Generator(kCount));
+  b.SetBolt("slow", [] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, Fields>{{"default", kGenFields}},
+         [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
+           std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the work, not a wait
+           out.Emit(t, t.GetValues());
+           out.Ack(t);
+         });
+   }).ShuffleGrouping("gen");
+  b.SetBolt("sink", Sink(recorder)).ShuffleGrouping("slow");
+  LocalCluster cluster(b.Build());
+  cluster.Start();
+  auto summary = std::async(std::launch::async, [&] { return cluster.Wait(); });
+  if (summary.wait_for(std::chrono::seconds(120)) != std::future_status::ready) {
+    cluster.Stop();
+    summary.wait();
+    FAIL() << "the run was still replaying after 120 s";
+  }
+  const RunSummary s = summary.get();
+  ASSERT_TRUE(s.completed) << s.error;
+  const ComponentSummary& gen = *s.Find("gen");
+  EXPECT_GT(s.Find("slow")->failed, 0u);  // it was overloaded: stale tuples were failed
+  EXPECT_EQ(gen.acked, static_cast<uint64_t>(kCount));
+  EXPECT_EQ(gen.pending, 0u);
+  EXPECT_EQ(Ids(*recorder), Range(kCount));  // replays may repeat some, none is missing
+}
 
 TEST(AckingTest, ResetTimeoutKeepsWorkLongerThanTheTimeoutAlive) {
   topology::TopologyBuilder b;
