@@ -59,8 +59,8 @@ class SpoutPending {
 
  private:
   struct Slot {
-    uint64_t root = 0;   // 0: free
-    uint64_t epoch = 0;  // the rotation count when committed or last touched
+    uint64_t root = 0;       // 0: free
+    uint64_t epoch = 0;      // the rotation count when committed or last touched
     bool committed = false;  // reserved slots are not expired: their tree is still being sent
     Entry entry;
   };

@@ -103,8 +103,8 @@ TEST(BackpressureTest, TimeoutsExpireWhileTheSpoutWaitsForRoom) {
   }));
   // Well past two timeouts, with the bolt still inside its first Execute, the spout has
   // expired what it sent.
-  EXPECT_TRUE(Eventually([&] { return cluster.Snapshot()[0].timed_out > 0; },
-                         std::chrono::seconds(20)));
+  EXPECT_TRUE(
+      Eventually([&] { return cluster.Snapshot()[0].timed_out > 0; }, std::chrono::seconds(20)));
   const auto blocked = cluster.Snapshot();
   EXPECT_EQ(blocked[1].executed, 1u);  // the spout has been waiting all along
   EXPECT_EQ(blocked[0].acked, 0u);
