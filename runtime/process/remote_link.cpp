@@ -226,16 +226,8 @@ bool RemoteLink::WaitForCredit(int to_task, uint32_t count, const WhileBlocked* 
     // A frame never holds more than the whole credit (batches are smaller), but a restart may
     // have reset the credit below what is in flight: wait for what the frame needs, at most all.
     const uint64_t need = std::min<uint64_t>(count, options_.credit_tuples);
-    const auto has_credit = [&] { return c.available >= need || closed_.load(); };
-    if (while_blocked == nullptr || !*while_blocked) {
-      c.cv.wait(lock, has_credit);
-    } else {
-      while (!c.cv.wait_for(lock, kWhileBlockedEvery, has_credit)) {
-        lock.unlock();
-        (*while_blocked)();
-        lock.lock();
-      }
-    }
+    WaitRunning(
+        c.cv, lock, [&] { return c.available >= need || closed_.load(); }, while_blocked);
     if (closed_.load()) return false;
     c.available -= std::min<uint64_t>(c.available, count);
   }

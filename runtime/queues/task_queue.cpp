@@ -48,17 +48,9 @@ bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare, W
   std::unique_lock lock(mu_);
   if (tuples_ >= capacity_ && !closed_) {
     ++stats_.blocked_pushes;
-    const auto has_room = [&] { return tuples_ < capacity_ || closed_; };
     ++producers_waiting_;
-    if (while_blocked == nullptr || !*while_blocked) {
-      not_full_.wait(lock, has_room);
-    } else {
-      while (!not_full_.wait_for(lock, kWhileBlockedEvery, has_room)) {
-        lock.unlock();
-        (*while_blocked)();
-        lock.lock();
-      }
-    }
+    WaitRunning(
+        not_full_, lock, [&] { return tuples_ < capacity_ || closed_; }, while_blocked);
     --producers_waiting_;
   }
   const bool queued = Enqueue(lock, std::move(envelope), spare, wake);

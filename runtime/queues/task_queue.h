@@ -57,6 +57,22 @@ class EnvelopeSource {
 using WhileBlocked = std::function<void()>;
 inline constexpr std::chrono::milliseconds kWhileBlockedEvery{10};
 
+// Waits on `cv` (under `lock`) until `ready()`, running `while_blocked` (if given and non-empty)
+// unlocked every kWhileBlockedEvery meanwhile.
+template <class Ready>
+void WaitRunning(std::condition_variable& cv, std::unique_lock<std::mutex>& lock, Ready ready,
+                 const WhileBlocked* while_blocked) {
+  if (while_blocked == nullptr || !*while_blocked) {
+    cv.wait(lock, ready);
+    return;
+  }
+  while (!cv.wait_for(lock, kWhileBlockedEvery, ready)) {
+    lock.unlock();
+    (*while_blocked)();
+    lock.lock();
+  }
+}
+
 class TaskQueue {
  public:
   explicit TaskQueue(std::size_t capacity_tuples,
