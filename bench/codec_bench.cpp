@@ -66,7 +66,7 @@ void BM_DecodeFrameOf100(benchmark::State& state) {
   for (auto _ : state) {
     const auto status = transport::DecodeFrame(f.bytes, *f.table, frame);
     benchmark::DoNotOptimize(status);
-    benchmark::DoNotOptimize(frame.tuples.data());
+    benchmark::DoNotOptimize(frame.rows.size());
   }
   state.SetItemsProcessed(state.iterations() * 100);
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(f.bytes.size()));

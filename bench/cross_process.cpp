@@ -131,8 +131,10 @@ uint64_t ReadMessage(const std::string& mode, const Setup& s, const zmq::message
       transport::DecodeStatus::kOk) {
     throw std::runtime_error("a frame failed to decode");
   }
-  for (const topology::Tuple& t : frame.tuples) id_sum += static_cast<uint64_t>(t.GetInt(0));
-  return frame.tuples.size();
+  for (std::size_t i = 0; i < frame.rows.size(); ++i) {
+    id_sum += static_cast<uint64_t>(frame.rows[i].cell(0).Int());
+  }
+  return frame.rows.size();
 }
 
 struct Result {

@@ -66,7 +66,6 @@ class BoltExecutor final : public TaskExecutor,
     }
     TaskQueue& inbox = *setup_.queues[setup_.task];
     Outbox& outbox = emitter_.outbox();
-    const RunControl& control = *setup_.control;
     std::vector<Envelope> envelopes;
     const std::chrono::milliseconds tick = bolt_->TickInterval();
     auto next_tick = std::chrono::steady_clock::now() + tick;
@@ -76,15 +75,9 @@ class BoltExecutor final : public TaskExecutor,
       if (!open) break;
       for (Envelope& e : envelopes) {
         switch (e.kind) {
-          case Envelope::Kind::kTuples: {
-            const bool stale = Stale(e);
-            for (topology::Tuple& t : e.tuples) {
-              // A cut-short run stops between tuples, not after everything already popped.
-              if (control.aborted()) return;
-              ExecuteOrExpire(t, stale);
-            }
+          case Envelope::Kind::kTuples:
+            if (!ExecuteRows(e.rows, e.from_task, Stale(e))) return;
             break;
-          }
           case Envelope::Kind::kFrame:
             if (!ExecuteFrame(e)) return;
             break;
@@ -164,10 +157,7 @@ class BoltExecutor final : public TaskExecutor,
     if (!chain_open_) return;
     switch (e.kind) {
       case Envelope::Kind::kTuples:
-        for (topology::Tuple& t : e.tuples) {
-          if (setup_.control->aborted()) return;
-          Execute(t);
-        }
+        ExecuteRows(e.rows, e.from_task, false);
         return;
       case Envelope::Kind::kEndOfStream:
         EndOfStreamFrom(e.from_task);
@@ -223,10 +213,17 @@ class BoltExecutor final : public TaskExecutor,
       link.DropFrame(fmt::format("task {}: ack messages sent to a bolt", setup_.task));
       return true;
     }
-    const bool stale = Stale(e);
-    for (topology::Tuple& t : decoded_.tuples) {
-      if (setup_.control->aborted()) return false;
-      ExecuteOrExpire(t, stale);
+    return ExecuteRows(decoded_.rows, decoded_.from_task, Stale(e));
+  }
+
+  // Runs the bolt on each row, as a Tuple (one, refilled per row); false if the run was cut
+  // short (it stops between tuples, not after everything already popped).
+  bool ExecuteRows(const topology::RowBatch& rows, int from_task, bool stale) {
+    const RunControl& control = *setup_.control;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (control.aborted()) return false;
+      rows.Load(i, from_task, input_);
+      ExecuteOrExpire(input_, stale);
     }
     return true;
   }
@@ -447,6 +444,7 @@ class BoltExecutor final : public TaskExecutor,
   std::unique_ptr<topology::Bolt> bolt_;
   topology::OwningBolt* owning_ = nullptr;  // bolt_, when it keeps its inputs
   transport::Frame decoded_;                // reused for every remote batch
+  topology::Tuple input_;                   // the row being executed, as a Tuple
   std::vector<uint64_t> owed_;              // by worker: tuples taken, credit not yet given back
 };
 

@@ -98,12 +98,12 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
       if (targets_.size() == 1) task = targets_[0];
     }
     if (task >= 0) {
-      topology::Values& values = outbox_.Begin(task, &schema);
+      topology::Values& values = outbox_.Begin();
       try {
         filler.Fill(i, values);
         CheckSize(schema, values.size());
       } catch (...) {
-        outbox_.Abandon(task);
+        outbox_.Abandon();
         throw;
       }
       outbox_.Commit(task, &schema);

@@ -180,10 +180,10 @@ DecodeStatus Finish(MsgpackReader& r, DecodeStatus status, std::string* error) {
   return status;
 }
 
-// Refills out.tuples in place: the tuples (and their strings' buffers) of the previous frame are
-// reused, so a receiver decoding frame after frame allocates nothing in the steady state.
-DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams, Frame& out) {
-  out.tuples.resize(n);
+// Refills out.rows: the batch keeps its buffers, and strings are copied straight from the frame
+// into its arena, so a receiver decoding frame after frame allocates nothing in the steady state.
+DecodeStatus ReadRows(MsgpackReader& r, uint64_t n, const StreamTable& streams, Frame& out) {
+  out.rows.Clear();
   for (uint64_t i = 0; i < n; ++i) {
     uint32_t parts = 0;
     if (!r.ReadArrayHeader(parts, "a tuple")) return DecodeStatus::kMalformed;
@@ -206,12 +206,8 @@ DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams
                          schema->stream, schema->component, values, schema->fields->size()));
       return DecodeStatus::kMalformed;
     }
-    topology::Tuple& tuple = out.tuples[i];
-    topology::TupleAccess::Rebind(tuple, schema, out.from_task);
-    topology::Values& vals = topology::TupleAccess::MutableValues(tuple);
-    vals.resize(values);
-    for (topology::Value& v : vals) {
-      if (!r.ReadValue(v)) return DecodeStatus::kMalformed;
+    for (uint32_t v = 0; v < values; ++v) {
+      if (!r.ReadCell(out.rows)) return DecodeStatus::kMalformed;
     }
     uint32_t anchors = 0;
     if (!r.ReadArrayHeader(anchors, "a tuple's anchors")) return DecodeStatus::kMalformed;
@@ -219,15 +215,15 @@ DecodeStatus ReadTuples(MsgpackReader& r, uint64_t n, const StreamTable& streams
       r.Fail("a tuple's anchors are not (root, edge) pairs");
       return DecodeStatus::kMalformed;
     }
-    topology::AckMeta& meta = topology::TupleAccess::MutableAck(tuple);
-    meta.ack_val = 0;
-    auto& list = meta.anchors;
-    list.resize(anchors / 2);
-    for (topology::AckMeta::Anchor& a : list) {
-      if (!r.ReadUint(a.root, "an anchor root") || !r.ReadUint(a.edge, "an anchor edge")) {
+    for (uint32_t a = 0; a < anchors / 2; ++a) {
+      topology::AckMeta::Anchor anchor;
+      if (!r.ReadUint(anchor.root, "an anchor root") ||
+          !r.ReadUint(anchor.edge, "an anchor edge")) {
         return DecodeStatus::kMalformed;
       }
+      out.rows.AddAnchor(anchor);
     }
+    out.rows.EndRow(schema, values, anchors / 2);
   }
   return DecodeStatus::kOk;
 }
@@ -262,16 +258,12 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
     out.from_task = h.from_task;
     out.to_task = h.to_task;
     out.credit = h.kind == FrameKind::kCredit ? h.count : 0;
-    // Tuples are refilled in place (see ReadTuples): only other kinds clear them.
+    out.rows.Clear();
+    out.acks.clear();
     if (h.kind == FrameKind::kTuples) {
-      out.acks.clear();
-      status = ReadTuples(r, h.count, streams, out);
+      status = ReadRows(r, h.count, streams, out);
     } else if (h.kind == FrameKind::kAcks) {
-      out.tuples.clear();
       status = ReadAcks(r, h.count, out);
-    } else {
-      out.tuples.clear();
-      out.acks.clear();
     }
   }
   return Finish(r, status, error);

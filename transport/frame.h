@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 #include "transport/ack_message.h"
 #include "transport/msgpack_writer.h"
@@ -29,14 +30,14 @@ enum class FrameKind : uint8_t {
   kCloseAck = 10,  // the receiver confirms a close (shutdown handshake)
 };
 
-// A decoded frame. Tuples borrow their schemas from the StreamTable.
+// A decoded frame. Rows borrow their schemas from the StreamTable.
 struct Frame {
   FrameKind kind = FrameKind::kTuples;
   int from_task = 0;
   int to_task = 0;
-  std::vector<topology::Tuple> tuples;  // kTuples only
-  std::vector<AckMessage> acks;         // kAcks only
-  uint64_t credit = 0;                  // kCredit only
+  topology::RowBatch rows;       // kTuples only
+  std::vector<AckMessage> acks;  // kAcks only
+  uint64_t credit = 0;           // kCredit only
 };
 
 // What a receiver needs to route a frame without decoding its tuples.

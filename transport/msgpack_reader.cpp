@@ -270,4 +270,54 @@ bool MsgpackReader::ReadValue(Value& out, int depth) {
   return true;
 }
 
+bool MsgpackReader::ReadCellSlow(topology::RowBatch& out) {
+  if (!Need(1)) return false;
+  const unsigned char m = *p_;
+  if (m <= 0x7f || m >= 0xe0 || (m >= 0xcc && m <= 0xd3)) {
+    int64_t i = 0;
+    if (!ReadIntSlow(i, "an integer value")) return false;
+    out.AddInt(i);
+    return true;
+  }
+  uint32_t n = 0;
+  auto text = [&](uint32_t size, auto add) {
+    if (!Need(size)) return false;
+    add(std::string_view(reinterpret_cast<const char*>(p_), size));
+    p_ += size;
+    return true;
+  };
+  if (m >= 0xa0 && m <= 0xbf) {
+    ++p_;
+    return text(m & 0x1f, [&](std::string_view s) { out.AddString(s); });
+  }
+  switch (m) {
+    case 0xc0:
+      ++p_;
+      out.AddNull();
+      return true;
+    case 0xc2:
+    case 0xc3:
+      ++p_;
+      out.AddBool(m == 0xc3);
+      return true;
+    case 0xd9:
+    case 0xda:
+    case 0xdb:
+      ++p_;
+      return Length(m, n) && text(n, [&](std::string_view s) { out.AddString(s); });
+    case 0xc4:
+    case 0xc5:
+    case 0xc6:
+      ++p_;
+      return Length(m, n) && text(n, [&](std::string_view b) { out.AddBytes(b); });
+    default:
+      break;
+  }
+  // Doubles, lists and maps (and every malformed case) as ReadValue has them.
+  Value v;
+  if (!ReadValue(v, 0)) return false;
+  out.AddValue(v);
+  return true;
+}
+
 }  // namespace tempest::transport

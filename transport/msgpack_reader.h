@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "topology/row_batch.h"
 #include "topology/value.h"
 
 namespace tempest::transport {
@@ -92,6 +93,28 @@ class MsgpackReader {
     return ReadValue(out, 0);
   }
 
+  // Any value a tuple may hold, added to `out`'s open row (RowBatch::AddInt and the like): a
+  // string or bytes straight from the buffer, without a Value in between.
+  bool ReadCell(topology::RowBatch& out) {
+    if (p_ < end_) [[likely]] {
+      const unsigned char m = *p_;
+      if (m <= 0x7f) {
+        out.AddInt(m);
+        ++p_;
+        return true;
+      }
+      if (m >= 0xa0 && m <= 0xbf) {
+        const std::size_t n = m & 0x1f;
+        if (n < remaining()) [[likely]] {
+          out.AddString(std::string_view(reinterpret_cast<const char*>(p_ + 1), n));
+          p_ += n + 1;
+          return true;
+        }
+      }
+    }
+    return ReadCellSlow(out);
+  }
+
   static constexpr int kMaxDepth = 64;
 
  private:
@@ -99,6 +122,7 @@ class MsgpackReader {
   bool ReadUintSlow(uint64_t& out, const char* what);
   bool ReadIntSlow(int64_t& out, const char* what);
   bool ReadValue(topology::Value& out, int depth);
+  bool ReadCellSlow(topology::RowBatch& out);
   bool Need(std::size_t n);
   // Reads a big-endian unsigned integer of N bytes.
   template <int N>

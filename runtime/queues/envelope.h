@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "topology/tuple.h"
+#include "topology/row_batch.h"
 #include "transport/ack_message.h"
 
 namespace tempest::runtime {
@@ -26,7 +26,7 @@ struct Envelope {
   };
   Kind kind = Kind::kTuples;
   int from_task = 0;
-  std::vector<topology::Tuple> tuples;
+  topology::RowBatch rows;
   std::string frame;
   uint32_t frame_tuples = 0;  // how many tuples or ack messages `frame` holds (its header says)
   std::vector<transport::AckMessage> acks;
@@ -46,7 +46,7 @@ struct Envelope {
       case Kind::kClose:
         break;
     }
-    return tuples.size();
+    return rows.size();
   }
 };
 

@@ -17,8 +17,9 @@ Outbox::Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinat
       acks_(destinations.acks.size()),
       batch_size_(std::max<std::size_t>(1, options.batch_size)),
       first_reserve_(std::clamp<std::size_t>(
-          kOpenBatchBytes / (sizeof(topology::Tuple) * std::max<std::size_t>(1, slots_.size())), 1,
-          batch_size_)),
+          kOpenBatchBytes /
+              (topology::RowBatch::kReservedRowBytes * std::max<std::size_t>(1, slots_.size())),
+          1, batch_size_)),
       frame_bytes_(options.frame_bytes),
       frame_tuples_(options.link != nullptr ? options.link->max_frame_tuples() : 0),
       local_ack_batch_(std::max<std::size_t>(batch_size_, 4096)),
@@ -50,10 +51,10 @@ void Outbox::StartChaining() {
 void Outbox::Deliver(Slot& slot) {
   Envelope e;
   e.from_task = from_task_;
-  e.tuples = std::move(slot.pending);
+  e.rows = std::move(slot.pending);
   slot.chained->Deliver(e);
-  e.tuples.clear();  // the buffer serves the next batch
-  slot.pending = std::move(e.tuples);
+  e.rows.Clear();  // the buffer serves the next batch
+  slot.pending = std::move(e.rows);
 }
 
 int Outbox::StreamIndex(const topology::StreamSchema* schema) {

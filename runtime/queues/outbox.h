@@ -9,7 +9,7 @@
 
 #include "runtime/queues/task_queue.h"
 #include "runtime/queues/task_slots.h"
-#include "topology/tuple.h"
+#include "topology/row_batch.h"
 #include "transport/frame.h"
 #include "transport/stream_table.h"
 
@@ -20,12 +20,12 @@ class ChainedInput;
 struct ChainTable;
 
 // The outgoing batches of one task, one per destination task. A local destination gets a batch
-// of Tuples pushed to its queue; a remote one (another worker) gets the values encoded straight
-// into a frame (no Tuple is built) sent through the RemoteLink. A batch is handed over when it
-// reaches batch_size or on Flush(); handing over may block (backpressure: a full queue, or no
-// credit from the remote task). A full local batch does not wake its consumer at once (see
-// TaskQueue::WakeConsumer::kLater): Flush does, so a task must Flush before it waits for anything.
-// Used only by the owning task's thread.
+// of rows (topology/row_batch.h) pushed to its queue; a remote one (another worker) gets the values
+// encoded straight into a frame (no Tuple is built) sent through the RemoteLink. A batch is handed
+// over when it reaches batch_size or on Flush(); handing over may block (backpressure: a full
+// queue, or no credit from the remote task). A full local batch does not wake its consumer at once
+// (see TaskQueue::WakeConsumer::kLater): Flush does, so a task must Flush before it waits for
+// anything. Used only by the owning task's thread.
 class Outbox {
  public:
   struct Options {
@@ -61,20 +61,14 @@ class Outbox {
       SendRemote(slot, schema, values, anchors);
       return;
     }
-    topology::Tuple& t = OpenBatch(slot).emplace_back(schema, from_task_, std::move(values));
-    if (!anchors.empty())
-      topology::TupleAccess::MutableAck(t).anchors.assign(anchors.begin(), anchors.end());
+    OpenBatch(slot).Append(schema, values, anchors);
     HandIfFull(slot);
   }
-  // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the empty values of
-  // the next tuple for `task`; Commit then sends it as Send would, or Abandon drops it.
-  topology::Values& Begin(int task, const topology::StreamSchema* schema) {
-    if (queues_[task] == nullptr) {
-      staged_.clear();
-      return staged_;
-    }
-    return topology::TupleAccess::MutableValues(
-        OpenBatch(SlotOf(task)).emplace_back(schema, from_task_));
+  // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the emptied values of
+  // the next tuple; Commit then sends them to `task` as Send would, or Abandon drops them.
+  topology::Values& Begin() {
+    staged_.clear();
+    return staged_;
   }
   void Commit(int task, const topology::StreamSchema* schema) {
     const int slot = SlotOf(task);
@@ -82,11 +76,10 @@ class Outbox {
       SendRemote(slot, schema, staged_, {});
       return;
     }
+    OpenBatch(slot).Append(schema, staged_);
     HandIfFull(slot);
   }
-  void Abandon(int task) noexcept {
-    if (queues_[task] != nullptr) slots_[SlotOf(task)].pending.pop_back();
-  }
+  void Abandon() noexcept {}
   // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies),
   // one of the ack destinations.
   void SendAck(int task, const transport::AckMessage& message) {
@@ -117,7 +110,7 @@ class Outbox {
  private:
   // What this task holds for one tuple destination.
   struct Slot {
-    std::vector<topology::Tuple> pending;            // local: the open batch
+    topology::RowBatch pending;                      // local: the open batch
     std::unique_ptr<transport::FrameBuilder> frame;  // remote: the open frame
     ChainedInput* chained = nullptr;                 // chained to this task (set by StartChaining)
     int task = 0;
@@ -132,8 +125,8 @@ class Outbox {
     return slot;
   }
   // A local task's pending batch, registered for the next Flush when it was empty.
-  std::vector<topology::Tuple>& OpenBatch(int slot) {
-    std::vector<topology::Tuple>& batch = slots_[slot].pending;
+  topology::RowBatch& OpenBatch(int slot) {
+    topology::RowBatch& batch = slots_[slot].pending;
     if (batch.empty()) {
       dirty_.push_back(slot);
       batch.reserve(first_reserve_);
@@ -180,7 +173,7 @@ class Outbox {
   std::size_t remote_ack_batch_;
   RemoteLink* link_;
   const transport::StreamTable* streams_;
-  topology::Values staged_;         // Begin's values for a remote task
+  topology::Values staged_;         // Begin's values
   std::vector<int> dirty_;          // slots with a batch or frame started since the last Flush
   std::vector<int> deferred_list_;  // slots marked deferred
   std::vector<int> ack_dirty_;      // ack slots with messages since the last Flush

@@ -43,7 +43,7 @@ namespace {
 constexpr std::size_t kMaxSpares = 64;
 }  // namespace
 
-bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare, WakeConsumer wake,
+bool TaskQueue::Push(Envelope&& envelope, topology::RowBatch* spare, WakeConsumer wake,
                      const WhileBlocked* while_blocked) {
   std::unique_lock lock(mu_);
   if (tuples_ >= capacity_ && !closed_) {
@@ -54,9 +54,9 @@ bool TaskQueue::Push(Envelope&& envelope, std::vector<topology::Tuple>* spare, W
     --producers_waiting_;
   }
   const bool queued = Enqueue(lock, std::move(envelope), spare, wake);
-  // The spare comes back with the tuples it carried: destroyed here, unlocked, on the producer's
+  // The spare comes back with the rows it carried: cleared here, unlocked, on the producer's
   // thread (Pop says why).
-  if (spare != nullptr) spare->clear();
+  if (spare != nullptr) spare->Clear();
   return queued;
 }
 
@@ -89,7 +89,7 @@ void TaskQueue::WakeIf(std::unique_lock<std::mutex>& lock, bool due) {
 }
 
 bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
-                        std::vector<topology::Tuple>* spare, WakeConsumer wake_mode) {
+                        topology::RowBatch* spare, WakeConsumer wake_mode) {
   if (closed_) return false;
   envelope.queued_at = std::chrono::steady_clock::now();  // after any wait for room
   tuples_ += envelope.TupleCount();
@@ -115,25 +115,25 @@ bool TaskQueue::PopAllUntil(std::vector<Envelope>& inout,
 
 bool TaskQueue::Pop(std::vector<Envelope>& inout,
                     std::optional<std::chrono::steady_clock::time_point> deadline) {
-  // Processed batches go back to the producers with their tuples still in them: a producer
-  // destroys them when it takes the buffer for its next batch, so what it allocated (a tuple's
-  // strings) is freed on its own thread, which the allocator takes back cheaply; freed here, on
-  // another thread, it cost a join's thread ~14% of its time. Batches past the spares' room are
-  // destroyed here, outside the lock. Only this (single) consumer adds spares, so there is at
-  // least `room` room once locked.
+  // Processed batches go back to the producers with their rows still in them: a producer clears
+  // them when it takes the buffer for its next batch, so what it allocated (the side values of
+  // lists and maps) is freed on its own thread, which the allocator takes back cheaply (freeing
+  // another thread's blocks is several times dearer).
+  // Batches past the spares' room are destroyed here, outside the lock. Only this (single) consumer
+  // adds spares, so there is at least `room` room once locked.
   std::size_t room =
       kMaxSpares - std::min(kMaxSpares, spare_count_.load(std::memory_order_relaxed));
   for (Envelope& e : inout) {
-    if (e.tuples.capacity() > 0 && room > 0) {
+    if (e.rows.capacity() > 0 && room > 0) {
       --room;
     } else {
-      e.tuples.clear();
+      e.rows = {};
     }
   }
   std::unique_lock lock(mu_);
   for (Envelope& e : inout) {
     if (spares_.size() >= kMaxSpares) break;
-    if (e.tuples.capacity() > 0) spares_.push_back(std::move(e.tuples));
+    if (e.rows.capacity() > 0) spares_.push_back(std::move(e.rows));
   }
   spare_count_.store(spares_.size(), std::memory_order_relaxed);
   inout.clear();

@@ -19,8 +19,8 @@ namespace tempest::runtime {
 // whoever feeds it; nothing is dropped), so at most capacity + one batch per producer is queued.
 // Order is FIFO per producer. Close() wakes everyone; afterwards Push refuses and PopAll drains.
 // Batch buffers circulate instead of being freed: the consumer hands its processed envelopes
-// back to PopAll, and Push gives their vectors (still allocated, and still holding the processed
-// tuples, which the producer then destroys on its own thread) to producers.
+// back to PopAll, and Push gives their batches (still allocated, and still holding the processed
+// rows, which the producer then clears on its own thread) to producers.
 //
 // Waking the consumer costs the producer a futex call and the consumer a context switch, per
 // batch when the consumer is the faster of the two. So a producer in the middle of a burst
@@ -93,7 +93,7 @@ class TaskQueue {
   // here, after the lock is released).
   // kLater: see above; the caller must call Wake() or push with kNow before it blocks.
   // `while_blocked` (if given and non-empty) runs while it waits.
-  bool Push(Envelope&& envelope, std::vector<topology::Tuple>* spare = nullptr,
+  bool Push(Envelope&& envelope, topology::RowBatch* spare = nullptr,
             WakeConsumer wake = WakeConsumer::kNow, const WhileBlocked* while_blocked = nullptr);
   // Wakes the consumer if it waits while something is queued (after kLater pushes).
   void Wake();
@@ -130,8 +130,8 @@ class TaskQueue {
   std::condition_variable not_empty_;
   std::condition_variable not_full_;
   std::vector<Envelope> items_;
-  // Processed batch buffers, their tuples not yet destroyed (the producer that takes one does).
-  std::vector<std::vector<topology::Tuple>> spares_;
+  // Processed batch buffers, their rows not yet cleared (the producer that takes one does).
+  std::vector<topology::RowBatch> spares_;
   std::atomic<std::size_t> spare_count_{0};  // spares_.size(), for Pop to read unlocked
   std::size_t tuples_ = 0;
   bool closed_ = false;
@@ -145,8 +145,8 @@ class TaskQueue {
   int producers_waiting_ = 0;
   Stats stats_;
 
-  bool Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
-               std::vector<topology::Tuple>* spare, WakeConsumer wake);
+  bool Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope, topology::RowBatch* spare,
+               WakeConsumer wake);
   // Notifies a waiting consumer if `due`; unlocks.
   void WakeIf(std::unique_lock<std::mutex>& lock, bool due);
   bool Pop(std::vector<Envelope>& inout,

@@ -18,8 +18,15 @@ namespace {
 
 Envelope Batch(int from, int first, int n) {
   Envelope e{Envelope::Kind::kTuples, from, {}, {}, 0, {}};
-  for (int i = 0; i < n; ++i) e.tuples.emplace_back(nullptr, from, topology::Values{first + i});
+  for (int i = 0; i < n; ++i) e.rows.Append(nullptr, topology::Values{first + i});
   return e;
+}
+
+// The first field of each row of `e`.
+std::vector<int64_t> Ints(const Envelope& e) {
+  std::vector<int64_t> out;
+  for (std::size_t i = 0; i < e.rows.size(); ++i) out.push_back(e.rows[i].cell(0).Int());
+  return out;
 }
 
 TEST(TaskQueueTest, KeepsEachProducersOrder) {
@@ -42,7 +49,7 @@ TEST(TaskQueueTest, KeepsEachProducersOrder) {
         ++ended;
         continue;
       }
-      for (const auto& t : e.tuples) EXPECT_EQ(t.GetInt(0), next[e.from_task]++);
+      for (int64_t v : Ints(e)) EXPECT_EQ(v, next[e.from_task]++);
     }
     got.clear();
   }
@@ -60,7 +67,7 @@ TEST(TaskQueueTest, APushIntoAFullQueueWaitsForThePop) {
   producer.join();
   ASSERT_TRUE(q.PopAll(got));  // recycles the first batch, hands over the second
   ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].tuples.front().GetInt(0), 10);
+  EXPECT_EQ(Ints(got[0]).front(), 10);
   EXPECT_EQ(q.GetStats().high_water_tuples, 10u);
   EXPECT_EQ(q.GetStats().blocked_pushes, 1u);
 }
@@ -70,14 +77,12 @@ TEST(TaskQueueTest, ProcessedBatchBuffersGoBackToProducers) {
   ASSERT_TRUE(q.Push(Batch(1, 0, 40)));
   std::vector<Envelope> got;
   ASSERT_TRUE(q.PopAll(got));
-  const topology::Tuple* buffer = got[0].tuples.data();
-  std::vector<topology::Tuple> spare;
+  topology::RowBatch spare;
   ASSERT_TRUE(q.Push(Batch(1, 40, 1)));
   ASSERT_TRUE(q.PopAll(got));  // takes the 40-tuple buffer back, emptied
   ASSERT_TRUE(q.Push(Batch(1, 41, 1), &spare));
   EXPECT_TRUE(spare.empty());
-  EXPECT_GE(spare.capacity(), 40u);
-  EXPECT_EQ(spare.data(), buffer);  // the same allocation, reused
+  EXPECT_GE(spare.capacity(), 40u);  // the same buffers, reused
 }
 
 TEST(TaskQueueTest, CloseWakesABlockedConsumerAndRefusesPushes) {
@@ -113,7 +118,7 @@ std::vector<int64_t> PopTuples(TaskQueue& q, std::size_t want) {
   std::vector<Envelope> batch;
   while (got.size() < want && q.PopAll(batch)) {
     for (const Envelope& e : batch) {
-      for (const auto& t : e.tuples) got.push_back(t.GetInt(0));
+      for (int64_t v : Ints(e)) got.push_back(v);
     }
   }
   return got;
@@ -297,7 +302,7 @@ TEST(TaskQueueTest, AnOutboxReachesFarApartDestinationsOfAWideTopology) {
       EXPECT_TRUE(q.PopAll(envelopes));
       for (const Envelope& e : envelopes) {
         EXPECT_EQ(e.from_task, 1);
-        for (const topology::Tuple& t : e.tuples) out.push_back(t.GetInt(0));
+        for (int64_t v : Ints(e)) out.push_back(v);
         for (const transport::AckMessage& m : e.acks) out.push_back(static_cast<int64_t>(m.root));
         if (e.kind == Envelope::Kind::kClose) out.push_back(-1);
       }
@@ -385,7 +390,7 @@ TEST_F(TaskQueueSourceTest, APopTakesTheQueueFirstThenTheSource) {
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].from_task, 1);
   EXPECT_EQ(got[1].from_task, 2);
-  EXPECT_EQ(got[1].tuples.at(1).GetInt(0), 101);
+  EXPECT_EQ(Ints(got[1]).at(1), 101);
   EXPECT_EQ(q_.GetStats().high_water_tuples, 5u);  // both count as queued
   EXPECT_EQ(source_.waits(), 0);                   // something was there: no wait
 }

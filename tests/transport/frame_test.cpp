@@ -23,6 +23,13 @@ using topology::Tuple;
 using topology::Value;
 using topology::Values;
 
+// A decoded frame's rows as the tuples a bolt would get.
+std::vector<Tuple> Tuples(const Frame& f) {
+  std::vector<Tuple> out(f.rows.size());
+  for (std::size_t i = 0; i < f.rows.size(); ++i) f.rows.Load(i, f.from_task, out[i]);
+  return out;
+}
+
 class FrameTest : public ::testing::Test {
  protected:
   FrameTest() {
@@ -82,16 +89,16 @@ TEST_F(FrameTest, EveryValueTypeRoundTrips) {
   EXPECT_EQ(f.kind, FrameKind::kTuples);
   EXPECT_EQ(f.from_task, 3);
   EXPECT_EQ(f.to_task, 7);
-  ASSERT_EQ(f.tuples.size(), tuples.size());
+  ASSERT_EQ(Tuples(f).size(), tuples.size());
   for (std::size_t i = 0; i < tuples.size(); ++i) {
-    EXPECT_EQ(f.tuples[i].schema(), tuples[i].schema()) << i;
-    EXPECT_EQ(f.tuples[i].GetValues(), tuples[i].GetValues()) << i;
-    EXPECT_EQ(f.tuples[i].GetSourceTask(), 3);
-    EXPECT_EQ(tempest::topology::TupleAccess::Ack(f.tuples[i]).anchors,
+    EXPECT_EQ(Tuples(f)[i].schema(), tuples[i].schema()) << i;
+    EXPECT_EQ(Tuples(f)[i].GetValues(), tuples[i].GetValues()) << i;
+    EXPECT_EQ(Tuples(f)[i].GetSourceTask(), 3);
+    EXPECT_EQ(tempest::topology::TupleAccess::Ack(Tuples(f)[i]).anchors,
               tempest::topology::TupleAccess::Ack(tuples[i]).anchors)
         << i;
   }
-  EXPECT_EQ(f.tuples[3].GetValue(0).type(), topology::ValueType::kBytes);
+  EXPECT_EQ(Tuples(f)[3].GetValue(0).type(), topology::ValueType::kBytes);
 }
 
 // The encoder and decoder are Tempest's own; msgpack-c, the reference, must read the same bytes.
@@ -125,12 +132,12 @@ TEST_F(FrameTest, IntegralDoublesStayDoubles) {
   tuples.emplace_back(b_, 3, Values{1000.0, -0.0, 9.2233720368547758e18});
   Frame f;
   ASSERT_EQ(DecodeFrame(Encode(tuples), *table_, f), DecodeStatus::kOk);
-  ASSERT_EQ(f.tuples.size(), 1u);
+  ASSERT_EQ(Tuples(f).size(), 1u);
   for (std::size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(f.tuples[0].GetValue(i).type(), topology::ValueType::kDouble) << i;
-    EXPECT_EQ(f.tuples[0].GetValue(i), tuples[0].GetValue(i)) << i;
+    EXPECT_EQ(Tuples(f)[0].GetValue(i).type(), topology::ValueType::kDouble) << i;
+    EXPECT_EQ(Tuples(f)[0].GetValue(i), tuples[0].GetValue(i)) << i;
   }
-  EXPECT_TRUE(std::signbit(f.tuples[0].GetDouble(1)));
+  EXPECT_TRUE(std::signbit(Tuples(f)[0].GetDouble(1)));
 }
 
 TEST_F(FrameTest, ControlFramesRoundTrip) {
@@ -139,7 +146,7 @@ TEST_F(FrameTest, ControlFramesRoundTrip) {
     Frame f;
     ASSERT_EQ(DecodeFrame(Encode({}, kind), *table_, f), DecodeStatus::kOk);
     EXPECT_EQ(f.kind, kind);
-    EXPECT_TRUE(f.tuples.empty());
+    EXPECT_TRUE(Tuples(f).empty());
   }
 }
 
@@ -231,7 +238,7 @@ TEST_F(FrameTest, AckFramesRoundTripAndBadOnesAreMalformed) {
   EXPECT_EQ(f.from_task, 3);
   EXPECT_EQ(f.to_task, 9);
   EXPECT_EQ(f.acks, acks);
-  EXPECT_TRUE(f.tuples.empty());
+  EXPECT_TRUE(Tuples(f).empty());
   for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
     EXPECT_NE(DecodeFrame(std::string_view(bytes).substr(0, cut), *table_, f), DecodeStatus::kOk);
   }
@@ -296,18 +303,18 @@ TEST_F(FrameTest, AFrameBuiltFromValuesDecodesLikeEncodedTuples) {
     EXPECT_EQ(builder.count(), 3u);
     Frame f;
     ASSERT_EQ(DecodeFrame(builder.Finish(), *table_, f), DecodeStatus::kOk);
-    ASSERT_EQ(f.tuples.size(), 3u);
-    EXPECT_EQ(f.tuples[0].schema(), b_);
-    EXPECT_EQ(f.tuples[0].GetValues(), (Values{round, "s", 0.5}));
-    EXPECT_EQ(f.tuples[1].GetValues(), (Values{List{1, 2}}));
-    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(
-                  tempest::topology::TupleAccess::Ack(f.tuples[2]).anchors.begin(),
-                  tempest::topology::TupleAccess::Ack(f.tuples[2]).anchors.end()),
+    ASSERT_EQ(Tuples(f).size(), 3u);
+    EXPECT_EQ(Tuples(f)[0].schema(), b_);
+    EXPECT_EQ(Tuples(f)[0].GetValues(), (Values{round, "s", 0.5}));
+    EXPECT_EQ(Tuples(f)[1].GetValues(), (Values{List{1, 2}}));
+    const std::vector<Tuple> got = Tuples(f);
+    const auto& got_anchors = tempest::topology::TupleAccess::Ack(got[2]).anchors;
+    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(got_anchors.begin(), got_anchors.end()),
               anchors);
   }
 }
 
-TEST_F(FrameTest, DecodingIntoUsedTuplesLeavesNothingOfTheOldOnes) {
+TEST_F(FrameTest, DecodingIntoAUsedBatchLeavesNothingOfTheOldRows) {
   std::vector<Tuple> first, second;
   for (int i = 0; i < 4; ++i) {
     first.emplace_back(b_, 3, Values{"a long string that is on the heap", i, List{i}});
@@ -318,11 +325,11 @@ TEST_F(FrameTest, DecodingIntoUsedTuplesLeavesNothingOfTheOldOnes) {
   Frame f;
   ASSERT_EQ(DecodeFrame(Encode(first), *table_, f), DecodeStatus::kOk);
   ASSERT_EQ(DecodeFrame(Encode(second), *table_, f), DecodeStatus::kOk);
-  ASSERT_EQ(f.tuples.size(), 2u);
+  ASSERT_EQ(Tuples(f).size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(f.tuples[i].schema(), second[i].schema());
-    EXPECT_EQ(f.tuples[i].GetValues(), second[i].GetValues());
-    EXPECT_TRUE(tempest::topology::TupleAccess::Ack(f.tuples[i]).anchors.empty());
+    EXPECT_EQ(Tuples(f)[i].schema(), second[i].schema());
+    EXPECT_EQ(Tuples(f)[i].GetValues(), second[i].GetValues());
+    EXPECT_TRUE(tempest::topology::TupleAccess::Ack(Tuples(f)[i]).anchors.empty());
   }
 }
 

@@ -1,0 +1,118 @@
+#include "topology/row_batch.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace tempest::topology {
+namespace {
+
+const StreamSchema kSchema{"spout", "default", std::make_shared<const Fields>(Fields{"a", "b"})};
+
+// Every value type, with strings and bytes on both sides of the inline limit.
+std::vector<Values> AllKinds() {
+  const std::string inline_text(Cell::kInline, 'i');
+  const std::string long_text(Cell::kInline + 1, 'l');
+  return {
+      {Value(), true},
+      {false, std::numeric_limits<int64_t>::min()},
+      {std::numeric_limits<int64_t>::max(), -0.0},
+      {2.5, std::string()},
+      {inline_text, long_text},
+      {Bytes{std::string("\0\xff", 2)}, Bytes{std::string(40, '\0')}},
+      {List{1, "two", List{}}, Map{{"k", 3}, {4, Value()}}},
+  };
+}
+
+TEST(RowBatchTest, RowsLoadBackAsTheTuplesTheyWereAppendedFrom) {
+  RowBatch batch;
+  const std::vector<Values> rows = AllKinds();
+  const std::vector<AckMeta::Anchor> anchors = {{1, 2}, {3, 4}};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    batch.Append(&kSchema, rows[i], i == 2 ? std::span(anchors) : std::span(anchors).first(0));
+  }
+  ASSERT_EQ(batch.size(), rows.size());
+  Tuple t;  // refilled row after row, as an executor does
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    batch.Load(i, 9, t);
+    EXPECT_EQ(t.GetValues(), rows[i]) << i;
+    EXPECT_EQ(t.schema(), &kSchema);
+    EXPECT_EQ(t.GetSourceTask(), 9);
+    EXPECT_EQ(TupleAccess::Ack(t).anchors.size(), i == 2 ? 2u : 0u) << i;
+    EXPECT_EQ(TupleAccess::Ack(t).ack_val, 0u);
+  }
+  batch.Load(2, 9, t);
+  EXPECT_EQ(TupleAccess::Ack(t).anchors[1], (AckMeta::Anchor{3, 4}));
+  EXPECT_TRUE(std::signbit(t.GetDouble(1)));
+  batch.Load(5, 9, t);
+  EXPECT_EQ(t.GetValue(0).type(), ValueType::kBytes);  // bytes stay bytes
+}
+
+TEST(RowBatchTest, RowsReadInPlace) {
+  RowBatch batch;
+  batch.Append(&kSchema, {42, std::string(100, 'x')});
+  const RowRef r = batch[0];
+  EXPECT_EQ(r.cell(0).tag, CellTag::kInt);
+  EXPECT_EQ(r.cell(0).Int(), 42);
+  EXPECT_EQ(r.cell(1).tag, CellTag::kString);
+  EXPECT_EQ(r.Text(1), std::string(100, 'x'));
+  EXPECT_EQ(r.Text(0), "");  // not text
+}
+
+TEST(RowBatchTest, ACopiedRowHasTheSameValuesAndItsOwnAnchors) {
+  RowBatch from, to;
+  for (const Values& v : AllKinds()) from.Append(&kSchema, v, std::vector<AckMeta::Anchor>{{1, 1}});
+  const std::vector<AckMeta::Anchor> mine = {{7, 8}};
+  for (std::size_t i = 0; i < from.size(); ++i) to.AppendRow(from[i], mine);
+  from.Clear();  // the copies own their strings
+  Tuple t;
+  const std::vector<Values> rows = AllKinds();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    to.Load(i, 1, t);
+    EXPECT_EQ(t.GetValues(), rows[i]) << i;
+    ASSERT_EQ(TupleAccess::Ack(t).anchors.size(), 1u);
+    EXPECT_EQ(TupleAccess::Ack(t).anchors[0], mine[0]);
+  }
+}
+
+TEST(RowBatchTest, ClearKeepsTheBuffersAndPopBackDropsTheLastRow) {
+  RowBatch batch;
+  batch.reserve(64);
+  for (int i = 0; i < 64; ++i) batch.Append(&kSchema, {i, "a string longer than fourteen"});
+  batch.Clear();
+  EXPECT_TRUE(batch.empty());
+  EXPECT_GE(batch.capacity(), 64u);
+  batch.Append(&kSchema, {1, 2});
+  batch.Append(&kSchema, {3, 4}, std::vector<AckMeta::Anchor>{{5, 6}});
+  batch.PopBack();
+  batch.Append(&kSchema, {7, 8});
+  ASSERT_EQ(batch.size(), 2u);
+  Tuple t;
+  batch.Load(1, 0, t);
+  EXPECT_EQ(t.GetValues(), (Values{7, 8}));
+  EXPECT_TRUE(TupleAccess::Ack(t).anchors.empty());
+}
+
+TEST(RowBatchTest, ARowBuiltFieldByFieldEqualsAnAppendedOne) {
+  RowBatch batch;
+  batch.AddInt(-5);
+  batch.AddString("a string longer than fourteen");
+  batch.AddAnchor({1, 2});
+  batch.EndRow(&kSchema, 2, 1);
+  batch.AddNull();
+  batch.AddDouble(0.25);
+  batch.EndRow(&kSchema, 2, 0);
+  Tuple t;
+  batch.Load(0, 0, t);
+  EXPECT_EQ(t.GetValues(), (Values{-5, "a string longer than fourteen"}));
+  EXPECT_EQ(TupleAccess::Ack(t).anchors.size(), 1u);
+  batch.Load(1, 0, t);
+  EXPECT_EQ(t.GetValues(), (Values{Value(), 0.25}));
+  EXPECT_TRUE(TupleAccess::Ack(t).anchors.empty());
+}
+
+}  // namespace
+}  // namespace tempest::topology

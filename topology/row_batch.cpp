@@ -1,0 +1,151 @@
+#include "topology/row_batch.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace tempest::topology {
+
+Cell RowBatch::CopyText(CellTag short_tag, CellTag long_tag, std::string_view text) {
+  if (text.size() <= Cell::kInline) {
+    Cell c = Cell::Of(short_tag);
+    std::memcpy(c.bytes, text.data(), text.size());
+    c.size = static_cast<uint8_t>(text.size());
+    return c;
+  }
+  const std::size_t offset = arena_.size();
+  if (offset + text.size() > std::numeric_limits<uint32_t>::max()) {
+    throw std::length_error("a batch's strings passed 4 GiB");
+  }
+  arena_.insert(arena_.end(), text.begin(), text.end());
+  return Cell::Ref(long_tag, static_cast<uint32_t>(offset), static_cast<uint32_t>(text.size()));
+}
+
+Cell RowBatch::Encode(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kNull:
+      return Cell::Of(CellTag::kNull);
+    case ValueType::kBool:
+      return Cell::Of(v.AsBool() ? CellTag::kTrue : CellTag::kFalse);
+    case ValueType::kInt:
+      return Cell::Scalar(CellTag::kInt, *v.IfInt());
+    case ValueType::kDouble:
+      return Cell::Scalar(CellTag::kDouble, *v.IfDouble());
+    case ValueType::kString:
+      return CopyText(CellTag::kShortString, CellTag::kString, *v.IfString());
+    case ValueType::kBytes:
+      return CopyText(CellTag::kShortBytes, CellTag::kBytes, v.AsBytes().data);
+    case ValueType::kList:
+    case ValueType::kMap:
+      break;
+  }
+  side_.push_back(v);
+  return Cell::Scalar(CellTag::kValue, static_cast<uint32_t>(side_.size() - 1));
+}
+
+void RowBatch::AddHeader(const StreamSchema* schema, std::size_t cells,
+                         std::span<const AckMeta::Anchor> anchors) {
+  rows_.push_back(Row{schema, static_cast<uint32_t>(cells_.size() - cells),
+                      static_cast<uint32_t>(cells), static_cast<uint32_t>(anchors_.size()),
+                      static_cast<uint32_t>(anchors.size())});
+  anchors_.insert(anchors_.end(), anchors.begin(), anchors.end());
+}
+
+void RowBatch::EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
+  rows_.push_back(
+      Row{schema, static_cast<uint32_t>(cells_.size() - fields), static_cast<uint32_t>(fields),
+          static_cast<uint32_t>(anchors_.size() - anchors), static_cast<uint32_t>(anchors)});
+}
+
+void RowBatch::Append(const StreamSchema* schema, const Values& values,
+                      std::span<const AckMeta::Anchor> anchors) {
+  for (const Value& v : values) cells_.push_back(Encode(v));
+  AddHeader(schema, values.size(), anchors);
+}
+
+void RowBatch::AppendRow(const RowRef& from, std::span<const AckMeta::Anchor> anchors) {
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    const Cell& c = from.cell(i);
+    switch (c.tag) {
+      case CellTag::kString:
+      case CellTag::kBytes:
+        cells_.push_back(
+            CopyText(c.tag == CellTag::kString ? CellTag::kShortString : CellTag::kShortBytes,
+                     c.tag, from.Text(i)));
+        break;
+      case CellTag::kValue:
+        cells_.push_back(Encode(from.GetValue(i)));
+        break;
+      default:
+        cells_.push_back(c);
+    }
+  }
+  AddHeader(from.schema(), from.size(), anchors);
+}
+
+void RowBatch::PopBack() noexcept {
+  const Row& r = rows_.back();
+  cells_.resize(r.first_cell);
+  anchors_.resize(r.first_anchor);
+  rows_.pop_back();
+  // The arena and side values keep what the row put there until Clear: rare, and harmless.
+}
+
+Value RowRef::GetValue(std::size_t field) const {
+  const Cell& c = cells_[field];
+  switch (c.tag) {
+    case CellTag::kNull:
+      return Value();
+    case CellTag::kFalse:
+      return Value(false);
+    case CellTag::kTrue:
+      return Value(true);
+    case CellTag::kInt:
+      return Value(c.Int());
+    case CellTag::kDouble:
+      return Value(c.Double());
+    case CellTag::kShortString:
+    case CellTag::kString:
+      return Value(Text(field));
+    case CellTag::kShortBytes:
+    case CellTag::kBytes:
+      return Value(Bytes{std::string(Text(field))});
+    case CellTag::kValue:
+      break;
+  }
+  uint32_t index;
+  std::memcpy(&index, c.bytes, 4);
+  return batch_->side_[index];
+}
+
+void RowBatch::Load(std::size_t row, int source_task, Tuple& out) const {
+  const RowRef r(*this, row);
+  TupleAccess::Rebind(out, r.schema(), source_task);
+  Values& values = TupleAccess::MutableValues(out);
+  values.resize(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const Cell& c = r.cell(i);
+    Value& v = values[i];
+    switch (c.tag) {
+      case CellTag::kInt:
+        v = Value(c.Int());
+        break;
+      case CellTag::kShortString:
+      case CellTag::kString:
+        v.AssignString(r.Text(i));
+        break;
+      default:
+        v = r.GetValue(i);
+    }
+  }
+  AckMeta& ack = TupleAccess::MutableAck(out);
+  const std::span<const AckMeta::Anchor> anchors = r.anchors();
+  ack.anchors.assign(anchors.begin(), anchors.end());
+  ack.ack_val = 0;
+}
+
+std::size_t RowBatch::AllocatedBytes() const noexcept {
+  return rows_.capacity() * sizeof(Row) + cells_.capacity() * sizeof(Cell) + arena_.capacity() +
+         anchors_.capacity() * sizeof(AckMeta::Anchor) + side_.capacity() * sizeof(Value);
+}
+
+}  // namespace tempest::topology

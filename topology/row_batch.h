@@ -1,0 +1,205 @@
+#pragma once
+
+// Tuples as the rows of the batch they travel in (internal to Tempest; user code sees Tuple).
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "topology/tuple.h"
+
+namespace tempest::topology {
+
+enum class CellTag : uint8_t {
+  kNull,
+  kFalse,
+  kTrue,
+  kInt,
+  kDouble,
+  kShortString,  // up to Cell::kInline bytes, in the cell
+  kString,       // in the batch's arena
+  kShortBytes,
+  kBytes,
+  kValue,  // a list or a map: the batch keeps the Value (a shared, immutable payload)
+};
+
+// One field of a row in 16 bytes: a scalar; a string or bytes of up to 14 bytes in the cell, a
+// longer one as (offset, size) in its batch's arena; a list or map as an index into the batch's
+// side values. Trivially copyable.
+struct Cell {
+  static constexpr std::size_t kInline = 14;
+
+  alignas(8) char bytes[kInline];
+  uint8_t size;  // inline length
+  CellTag tag;
+
+  int64_t Int() const noexcept { return Load<int64_t>(); }
+  double Double() const noexcept { return Load<double>(); }
+  uint32_t Offset() const noexcept { return Load<uint32_t>(); }
+  uint32_t Size() const noexcept {
+    uint32_t s;
+    std::memcpy(&s, bytes + 4, 4);
+    return s;
+  }
+
+  static Cell Of(CellTag tag) noexcept {
+    Cell c;
+    c.size = 0;
+    c.tag = tag;
+    return c;
+  }
+  template <class T>
+  static Cell Scalar(CellTag tag, T v) noexcept {
+    Cell c = Of(tag);
+    std::memcpy(c.bytes, &v, sizeof v);
+    return c;
+  }
+  static Cell Ref(CellTag tag, uint32_t offset, uint32_t size) noexcept {
+    Cell c = Of(tag);
+    std::memcpy(c.bytes, &offset, 4);
+    std::memcpy(c.bytes + 4, &size, 4);
+    return c;
+  }
+
+ private:
+  template <class T>
+  T Load() const noexcept {
+    T v;
+    std::memcpy(&v, bytes, sizeof v);
+    return v;
+  }
+};
+static_assert(sizeof(Cell) == 16);
+
+class RowBatch;
+
+// A row of a batch, read in place: valid while its batch is neither cleared nor appended to.
+class RowRef {
+ public:
+  RowRef(const RowBatch& batch, std::size_t row) noexcept;
+
+  const StreamSchema* schema() const noexcept;
+  std::size_t size() const noexcept { return cells_.size(); }
+  const Cell& cell(std::size_t field) const noexcept { return cells_[field]; }
+  std::span<const Cell> cells() const noexcept { return cells_; }
+  std::span<const AckMeta::Anchor> anchors() const noexcept;
+
+  // The string or bytes of a cell of those kinds; empty for any other.
+  std::string_view Text(std::size_t field) const noexcept;
+  // The field as a Value (allocates for a long string).
+  Value GetValue(std::size_t field) const;
+
+ private:
+  const RowBatch* batch_;
+  std::size_t row_;
+  std::span<const Cell> cells_;
+};
+
+// A batch of tuples as packed rows: a 24-byte header per row, 16 bytes per field, long strings
+// and bytes back to back in one arena, ack anchors in a side array. Appending copies a tuple's
+// values in without allocating once the batch's buffers have grown (they keep their capacity
+// through Clear, and batches circulate between a producer and its consumer). A Tuple is built
+// from a row only for code that wants one (Load: user bolts). Single-threaded; movable.
+class RowBatch {
+ public:
+  std::size_t size() const noexcept { return rows_.size(); }
+  bool empty() const noexcept { return rows_.empty(); }
+  // Rows the batch has room for without growing.
+  std::size_t capacity() const noexcept { return rows_.capacity(); }
+  // Room for `rows` rows of up to four fields (kReservedRowBytes each).
+  void reserve(std::size_t rows) {
+    rows_.reserve(rows);
+    cells_.reserve(4 * rows);
+  }
+  static constexpr std::size_t kReservedRowBytes = 24 + 4 * sizeof(Cell);
+  // Empties the batch, keeping its buffers.
+  void Clear() noexcept {
+    rows_.clear();
+    cells_.clear();
+    arena_.clear();
+    anchors_.clear();
+    side_.clear();
+  }
+
+  void Append(const StreamSchema* schema, const Values& values,
+              std::span<const AckMeta::Anchor> anchors = {});
+  // Copies row `row` of `from` (its schema and values) with other anchors.
+  void AppendRow(const RowRef& from, std::span<const AckMeta::Anchor> anchors = {});
+  void PopBack() noexcept;
+
+  // A row built field by field (a decoder): its fields in order, its anchors, then EndRow with
+  // their counts.
+  void AddNull() { cells_.push_back(Cell::Of(CellTag::kNull)); }
+  void AddBool(bool b) { cells_.push_back(Cell::Of(b ? CellTag::kTrue : CellTag::kFalse)); }
+  void AddInt(int64_t i) { cells_.push_back(Cell::Scalar(CellTag::kInt, i)); }
+  void AddDouble(double d) { cells_.push_back(Cell::Scalar(CellTag::kDouble, d)); }
+  void AddString(std::string_view s) {
+    cells_.push_back(CopyText(CellTag::kShortString, CellTag::kString, s));
+  }
+  void AddBytes(std::string_view b) {
+    cells_.push_back(CopyText(CellTag::kShortBytes, CellTag::kBytes, b));
+  }
+  void AddValue(const Value& v) { cells_.push_back(Encode(v)); }
+  void AddAnchor(AckMeta::Anchor a) { anchors_.push_back(a); }
+  void EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors);
+
+  RowRef operator[](std::size_t row) const noexcept { return RowRef(*this, row); }
+  // Makes `out` the tuple of row `row`, sent by `source_task`: its values (reusing the strings
+  // `out` already holds), stream and ack anchors (ack value 0).
+  void Load(std::size_t row, int source_task, Tuple& out) const;
+
+  // Bytes the batch's buffers hold (capacity, for memory accounting).
+  std::size_t AllocatedBytes() const noexcept;
+
+ private:
+  friend class RowRef;
+  struct Row {
+    const StreamSchema* schema;
+    uint32_t first_cell;
+    uint32_t cells;
+    uint32_t first_anchor;
+    uint32_t anchors;
+  };
+  static_assert(sizeof(Row) == 24);
+
+  Cell Encode(const Value& v);
+  Cell CopyText(CellTag short_tag, CellTag long_tag, std::string_view text);
+  void AddHeader(const StreamSchema* schema, std::size_t cells,
+                 std::span<const AckMeta::Anchor> anchors);
+
+  std::vector<Row> rows_;
+  std::vector<Cell> cells_;
+  std::vector<char> arena_;
+  std::vector<AckMeta::Anchor> anchors_;
+  std::vector<Value> side_;
+};
+
+inline RowRef::RowRef(const RowBatch& batch, std::size_t row) noexcept
+    : batch_(&batch),
+      row_(row),
+      cells_(batch.cells_.data() + batch.rows_[row].first_cell, batch.rows_[row].cells) {}
+
+inline const StreamSchema* RowRef::schema() const noexcept { return batch_->rows_[row_].schema; }
+
+inline std::span<const AckMeta::Anchor> RowRef::anchors() const noexcept {
+  const RowBatch::Row& r = batch_->rows_[row_];
+  return {batch_->anchors_.data() + r.first_anchor, r.anchors};
+}
+
+inline std::string_view RowRef::Text(std::size_t field) const noexcept {
+  const Cell& c = cells_[field];
+  switch (c.tag) {
+    case CellTag::kShortString:
+    case CellTag::kShortBytes:
+      return {c.bytes, c.size};
+    case CellTag::kString:
+    case CellTag::kBytes:
+      return {batch_->arena_.data() + c.Offset(), c.Size()};
+    default:
+      return {};
+  }
+}
+
+}  // namespace tempest::topology
