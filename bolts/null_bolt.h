@@ -5,12 +5,15 @@
 namespace tempest::bolts {
 
 // Acks and drops every tuple (Storm's DevNullBolt): the sink of the benchmark shapes.
-class NullBolt final : public topology::Bolt {
+class NullBolt final : public topology::BatchBolt {
  public:
   void Prepare(const topology::TopologyContext&, topology::OutputCollector& collector) override {
     out_ = &collector;
   }
   void Execute(const topology::Tuple& input) override { out_->Ack(input); }
+  void ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) override {
+    for (std::size_t i = 0; i < rows.size(); ++i) out.AckRow(rows[i]);
+  }
   void DeclareOutputFields(topology::OutputFieldsDeclarer&) const override {}
 
  private:

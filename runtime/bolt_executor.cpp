@@ -31,6 +31,7 @@ class BoltExecutor final : public TaskExecutor,
                            // public: RowEmitterOf crosses from one to the other
                            public topology::OutputCollector,
                            public topology::RowEmitter,
+                           private topology::BatchCollector,
                            private AnchorSource,
                            private ChainedInput {
  public:
@@ -52,6 +53,7 @@ class BoltExecutor final : public TaskExecutor,
     bolt_ = setup_.spec->Find(context_.GetThisComponentId())->bolt_factory();
     if (!bolt_) throw std::runtime_error("the bolt factory returned null");
     owning_ = dynamic_cast<topology::OwningBolt*>(bolt_.get());
+    batch_ = dynamic_cast<topology::BatchBolt*>(bolt_.get());
     bolt_->Prepare(context_, *this);
   }
   const char* StartVerb() const override { return "prepare"; }
@@ -216,10 +218,23 @@ class BoltExecutor final : public TaskExecutor,
     return ExecuteRows(decoded_.rows, decoded_.from_task, Stale(e));
   }
 
-  // Runs the bolt on each row, as a Tuple (one, refilled per row); false if the run was cut
-  // short (it stops between tuples, not after everything already popped).
+  // Runs the bolt on the rows: a batch bolt on all at once, another on each row as a Tuple (one,
+  // refilled per row). False if the run was cut short (it stops between tuples, not after
+  // everything already popped).
   bool ExecuteRows(const topology::RowBatch& rows, int from_task, bool stale) {
     const RunControl& control = *setup_.control;
+    if (batch_ != nullptr && !stale) {
+      if (control.aborted()) return false;
+      TaskMetrics::Bump(metrics_.executed, rows.size());
+      try {
+        batch_->ExecuteBatch(rows, *this);
+      } catch (const std::exception& e) {
+        Error("ExecuteBatch threw", e.what());
+      }
+      since_flush_check_ += static_cast<uint32_t>(rows.size());
+      if (since_flush_check_ >= kFlushCheckEvery) FlushIfDue();
+      return true;
+    }
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (control.aborted()) return false;
       rows.Load(i, from_task, input_);
@@ -395,6 +410,49 @@ class BoltExecutor final : public TaskExecutor,
     return Outbox::AnchorList(out_anchors_.data(), out_anchors_.size());
   }
 
+  // BatchCollector: anchoring to a row works as AnchorsFor does for one tracked input.
+  uint64_t ForwardRow(std::string_view stream, const topology::RowRef& row) override {
+    if (forward_stream_ < 0 || stream != forward_stream_name_) {
+      forward_stream_ = emitter_.StreamIndexOf(stream);
+      forward_stream_name_ = stream;
+    }
+    if (!tracking_ || row.anchors().empty()) {
+      emitter_.ForwardRow(forward_stream_, row, nullptr);
+      return 0;
+    }
+    row_anchors_.roots = row.anchors();
+    row_anchors_.ack_val = 0;
+    emitter_.ForwardRow(forward_stream_, row, &row_anchors_);
+    return row_anchors_.ack_val;
+  }
+  void AckRow(const topology::RowRef& row, uint64_t ack_val) override {
+    TaskMetrics::Bump(metrics_.acked);
+    for (const topology::AckMeta::Anchor& a : row.anchors()) {
+      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, ack_val ^ a.edge});
+    }
+  }
+  void FailRow(const topology::RowRef& row) override {
+    TaskMetrics::Bump(metrics_.failed);
+    for (const topology::AckMeta::Anchor& a : row.anchors()) {
+      SendToAcker(AckMessage{AckMessage::Type::kFail, a.root, 0});
+    }
+  }
+  // Per copy of a forwarded row: one new edge id, for each of the row's roots.
+  struct RowAnchors final : AnchorSource {
+    explicit RowAnchors(AckIds& ids) : ids(ids) {}
+    Outbox::AnchorList AnchorsFor(int) override {
+      const uint64_t edge = ids.Next();
+      ack_val ^= edge;
+      out.clear();
+      for (const topology::AckMeta::Anchor& r : roots) out.push_back({r.root, edge});
+      return Outbox::AnchorList(out.data(), out.size());
+    }
+    AckIds& ids;
+    std::span<const topology::AckMeta::Anchor> roots;
+    uint64_t ack_val = 0;
+    boost::container::small_vector<topology::AckMeta::Anchor, 4> out;
+  };
+
   void Ack(const topology::Tuple& input) override {
     TaskMetrics::Bump(metrics_.acked);
     const topology::AckMeta& meta = topology::TupleAccess::Ack(input);
@@ -443,9 +501,13 @@ class BoltExecutor final : public TaskExecutor,
   boost::container::small_vector<topology::AckMeta::Anchor, 4> out_anchors_;
   std::unique_ptr<topology::Bolt> bolt_;
   topology::OwningBolt* owning_ = nullptr;  // bolt_, when it keeps its inputs
-  transport::Frame decoded_;                // reused for every remote batch
-  topology::Tuple input_;                   // the row being executed, as a Tuple
-  std::vector<uint64_t> owed_;              // by worker: tuples taken, credit not yet given back
+  topology::BatchBolt* batch_ = nullptr;    // bolt_, when it takes a batch at a time
+  RowAnchors row_anchors_{ids_};
+  std::string forward_stream_name_;  // ForwardRow's last stream, and its index
+  int forward_stream_ = -1;
+  transport::Frame decoded_;    // reused for every remote batch
+  topology::Tuple input_;       // the row being executed, as a Tuple
+  std::vector<uint64_t> owed_;  // by worker: tuples taken, credit not yet given back
 };
 
 }  // namespace

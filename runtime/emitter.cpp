@@ -60,6 +60,26 @@ std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Va
   return n;
 }
 
+std::size_t Emitter::ForwardRow(int stream, const topology::RowRef& row, AnchorSource* anchors) {
+  const topology::StreamSchema& schema = router_.Schema(stream);
+  CheckSize(schema, row.size());
+  if (schema.direct) ThrowNotDirect(schema);
+  targets_.clear();
+  if (router_.RoutesWithoutValues(stream) && !debug_) {
+    router_.Route(stream, no_values_, targets_);
+  } else {
+    row.LoadValues(row_values_);
+    if (debug_) LogEmit(schema, -1, row_values_);
+    router_.Route(stream, row_values_, targets_);
+  }
+  for (int task : targets_) {
+    outbox_.SendRow(task, &schema, row,
+                    anchors != nullptr ? anchors->AnchorsFor(task) : Outbox::AnchorList());
+  }
+  TaskMetrics::Bump(metrics_.emitted);
+  return targets_.size();
+}
+
 std::size_t Emitter::SendToTargets(const topology::StreamSchema& schema, topology::Values&& values,
                                    AnchorSource* anchors) {
   const auto anchors_for = [anchors](int task) {

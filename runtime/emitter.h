@@ -38,6 +38,12 @@ class Emitter {
   // outgoing tuple. Returns how many tuples were sent.
   std::size_t EmitRows(std::string_view stream, std::size_t count, topology::RowFiller& filler);
 
+  // Sends a copy of `row`'s values on stream `stream` (an index: StreamIndexOf), routed by its
+  // groupings; anchored as Emit's are.
+  std::size_t ForwardRow(int stream, const topology::RowRef& row, AnchorSource* anchors);
+  // The index of a declared stream; throws std::invalid_argument for an undeclared one.
+  int StreamIndexOf(std::string_view stream) const { return ResolveStream(stream); }
+
   Outbox& outbox() noexcept { return outbox_; }
   const Router& router() const noexcept { return router_; }
 
@@ -61,6 +67,7 @@ class Emitter {
   TaskMetrics& metrics_;
   std::vector<int> targets_;
   const topology::Values no_values_;  // what routing reads when no grouping reads values
+  topology::Values row_values_;       // a forwarded row's values, when routing reads them
   bool debug_;
 };
 

@@ -4,6 +4,7 @@
 // their inputs.
 #include "tempest/bolt.h"
 #include "topology/output_collector.h"
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 
 namespace tempest::topology {
@@ -15,6 +16,29 @@ namespace tempest::topology {
 class OwningBolt : public Bolt {
  public:
   virtual void ExecuteOwned(Tuple& input) = 0;
+};
+
+// What a BatchBolt does with its input rows besides emitting through its OutputCollector.
+class BatchCollector {
+ public:
+  // Sends a copy of the row's values on `stream` (of the row's fields), anchored to the row;
+  // returns the ack value that anchoring added (pass it to AckRow).
+  virtual uint64_t ForwardRow(std::string_view stream, const RowRef& row) = 0;
+  // Acks the row, with the ack value of what was anchored to it; Ack(tuple) for a row.
+  virtual void AckRow(const RowRef& row, uint64_t ack_val = 0) = 0;
+  virtual void FailRow(const RowRef& row) = 0;
+
+ protected:
+  ~BatchCollector() = default;
+};
+
+// A built-in bolt that takes a batch at a time: the runtime calls ExecuteBatch with each batch
+// of rows instead of Execute per tuple (a batch that waited past the message timeout still goes
+// tuple by tuple, to fail its tuples). ExecuteBatch must not throw; Execute stays for callers
+// that hold Tuples.
+class BatchBolt : public Bolt {
+ public:
+  virtual void ExecuteBatch(const RowBatch& rows, BatchCollector& out) = 0;
 };
 
 // What the runtime does with an input it owns: ExecuteOwned when `bolt` keeps its inputs, else

@@ -62,7 +62,8 @@ void RowBatch::Append(const StreamSchema* schema, const Values& values,
   AddHeader(schema, values.size(), anchors);
 }
 
-void RowBatch::AppendRow(const RowRef& from, std::span<const AckMeta::Anchor> anchors) {
+void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
+                         std::span<const AckMeta::Anchor> anchors) {
   for (std::size_t i = 0; i < from.size(); ++i) {
     const Cell& c = from.cell(i);
     switch (c.tag) {
@@ -79,7 +80,7 @@ void RowBatch::AppendRow(const RowRef& from, std::span<const AckMeta::Anchor> an
         cells_.push_back(c);
     }
   }
-  AddHeader(from.schema(), from.size(), anchors);
+  AddHeader(schema, from.size(), anchors);
 }
 
 void RowBatch::PopBack() noexcept {
@@ -117,26 +118,29 @@ Value RowRef::GetValue(std::size_t field) const {
   return batch_->side_[index];
 }
 
-void RowBatch::Load(std::size_t row, int source_task, Tuple& out) const {
-  const RowRef r(*this, row);
-  TupleAccess::Rebind(out, r.schema(), source_task);
-  Values& values = TupleAccess::MutableValues(out);
-  values.resize(r.size());
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    const Cell& c = r.cell(i);
-    Value& v = values[i];
+void RowRef::LoadValues(Values& out) const {
+  out.resize(size());
+  for (std::size_t i = 0; i < size(); ++i) {
+    const Cell& c = cell(i);
+    Value& v = out[i];
     switch (c.tag) {
       case CellTag::kInt:
         v = Value(c.Int());
         break;
       case CellTag::kShortString:
       case CellTag::kString:
-        v.AssignString(r.Text(i));
+        v.AssignString(Text(i));
         break;
       default:
-        v = r.GetValue(i);
+        v = GetValue(i);
     }
   }
+}
+
+void RowBatch::Load(std::size_t row, int source_task, Tuple& out) const {
+  const RowRef r(*this, row);
+  TupleAccess::Rebind(out, r.schema(), source_task);
+  r.LoadValues(TupleAccess::MutableValues(out));
   AckMeta& ack = TupleAccess::MutableAck(out);
   const std::span<const AckMeta::Anchor> anchors = r.anchors();
   ack.anchors.assign(anchors.begin(), anchors.end());

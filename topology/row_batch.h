@@ -90,6 +90,8 @@ class RowRef {
   std::string_view Text(std::size_t field) const noexcept;
   // The field as a Value (allocates for a long string).
   Value GetValue(std::size_t field) const;
+  // The row's values into `out` (resized; strings reuse their buffers).
+  void LoadValues(Values& out) const;
 
  private:
   const RowBatch* batch_;
@@ -125,8 +127,9 @@ class RowBatch {
 
   void Append(const StreamSchema* schema, const Values& values,
               std::span<const AckMeta::Anchor> anchors = {});
-  // Copies row `row` of `from` (its schema and values) with other anchors.
-  void AppendRow(const RowRef& from, std::span<const AckMeta::Anchor> anchors = {});
+  // Copies the values of `from` (a row of any batch), on stream `schema`, with other anchors.
+  void AppendRow(const StreamSchema* schema, const RowRef& from,
+                 std::span<const AckMeta::Anchor> anchors = {});
   void PopBack() noexcept;
 
   // A row built field by field (a decoder): its fields in order, its anchors, then EndRow with

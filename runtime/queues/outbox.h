@@ -64,6 +64,18 @@ class Outbox {
     OpenBatch(slot).Append(schema, values, anchors);
     HandIfFull(slot);
   }
+  // As Send, with the values of a row of another batch.
+  void SendRow(int task, const topology::StreamSchema* schema, const topology::RowRef& row,
+               AnchorList anchors = {}) {
+    const int slot = SlotOf(task);
+    if (queues_[task] == nullptr) {
+      row.LoadValues(staged_);
+      SendRemote(slot, schema, staged_, anchors);
+      return;
+    }
+    OpenBatch(slot).AppendRow(schema, row, anchors);
+    HandIfFull(slot);
+  }
   // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the emptied values of
   // the next tuple; Commit then sends them to `task` as Send would, or Abandon drops them.
   topology::Values& Begin() {
@@ -173,7 +185,7 @@ class Outbox {
   std::size_t remote_ack_batch_;
   RemoteLink* link_;
   const transport::StreamTable* streams_;
-  topology::Values staged_;         // Begin's values
+  topology::Values staged_;         // Begin's values; a row's for a remote task
   std::vector<int> dirty_;          // slots with a batch or frame started since the last Flush
   std::vector<int> deferred_list_;  // slots marked deferred
   std::vector<int> ack_dirty_;      // ack slots with messages since the last Flush

@@ -66,7 +66,7 @@ TEST(RowBatchTest, ACopiedRowHasTheSameValuesAndItsOwnAnchors) {
   RowBatch from, to;
   for (const Values& v : AllKinds()) from.Append(&kSchema, v, std::vector<AckMeta::Anchor>{{1, 1}});
   const std::vector<AckMeta::Anchor> mine = {{7, 8}};
-  for (std::size_t i = 0; i < from.size(); ++i) to.AppendRow(from[i], mine);
+  for (std::size_t i = 0; i < from.size(); ++i) to.AppendRow(&kSchema, from[i], mine);
   from.Clear();  // the copies own their strings
   Tuple t;
   const std::vector<Values> rows = AllKinds();
