@@ -101,13 +101,14 @@ void Outbox::Push(int slot, TaskQueue::WakeConsumer wake) {
     return;
   }
   Envelope e{Envelope::Kind::kTuples, from_task_, std::move(s.pending), {}, 0, {}};
-  s.pending = {};
   if (wake == TaskQueue::WakeConsumer::kLater && !s.deferred) {
     s.deferred = true;
     deferred_list_.push_back(slot);
   }
   // The queue hands back a recycled buffer for the next batch to this task, if it has one.
-  if (!queues_[s.task]->Push(std::move(e), &s.pending, wake, &while_blocked_)) open_ = false;
+  Envelope spare;
+  if (!queues_[s.task]->Push(std::move(e), &spare, wake, &while_blocked_)) open_ = false;
+  s.pending = std::move(spare.rows);
 }
 
 void Outbox::HandAcks(int ack_slot) {
@@ -125,15 +126,16 @@ void Outbox::HandAcks(int ack_slot) {
     Envelope e;
     e.kind = Envelope::Kind::kAcks;
     e.from_task = from_task_;
-    // The next batch starts with room for as many as this one had: no regrowing under load.
     const std::size_t had = batch.size();
     e.acks = std::move(batch);
-    batch = {};
-    batch.reserve(std::max<std::size_t>(64, had));
+    Envelope spare;  // a buffer the queue recycled, if it has one
     sent = acks_without_waiting_
-               ? queues_[task]->PushWithoutWaiting(std::move(e))
-               : queues_[task]->Push(std::move(e), nullptr, TaskQueue::WakeConsumer::kNow,
+               ? queues_[task]->PushWithoutWaiting(std::move(e), &spare)
+               : queues_[task]->Push(std::move(e), &spare, TaskQueue::WakeConsumer::kNow,
                                      &while_blocked_);
+    batch = std::move(spare.acks);
+    // Room for as many as this batch had: no regrowing under load.
+    batch.reserve(std::max<std::size_t>(64, had));
   }
   // The acker's replies to a spout that has finished are stale: losing them is harmless.
   if (!sent && !acks_without_waiting_) open_ = false;

@@ -43,7 +43,7 @@ namespace {
 constexpr std::size_t kMaxSpares = 64;
 }  // namespace
 
-bool TaskQueue::Push(Envelope&& envelope, topology::RowBatch* spare, WakeConsumer wake,
+bool TaskQueue::Push(Envelope&& envelope, Envelope* spare, WakeConsumer wake,
                      const WhileBlocked* while_blocked) {
   std::unique_lock lock(mu_);
   if (tuples_ >= capacity_ && !closed_) {
@@ -54,15 +54,17 @@ bool TaskQueue::Push(Envelope&& envelope, topology::RowBatch* spare, WakeConsume
     --producers_waiting_;
   }
   const bool queued = Enqueue(lock, std::move(envelope), spare, wake);
-  // The spare comes back with the rows it carried: cleared here, unlocked, on the producer's
-  // thread (Pop says why).
-  if (spare != nullptr) spare->Clear();
+  // The spare comes back with what it carried: cleared here, unlocked, on the producer's thread
+  // (Pop says why).
+  if (spare != nullptr) ClearSpare(*spare);
   return queued;
 }
 
-bool TaskQueue::PushWithoutWaiting(Envelope&& envelope) {
+bool TaskQueue::PushWithoutWaiting(Envelope&& envelope, Envelope* spare) {
   std::unique_lock lock(mu_);
-  return Enqueue(lock, std::move(envelope), nullptr, WakeConsumer::kNow);
+  const bool queued = Enqueue(lock, std::move(envelope), spare, WakeConsumer::kNow);
+  if (spare != nullptr) ClearSpare(*spare);
+  return queued;
 }
 
 void TaskQueue::Wake() {
@@ -88,22 +90,31 @@ void TaskQueue::WakeIf(std::unique_lock<std::mutex>& lock, bool due) {
   }
 }
 
-bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope,
-                        topology::RowBatch* spare, WakeConsumer wake_mode) {
+bool TaskQueue::Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope, Envelope* spare,
+                        WakeConsumer wake_mode) {
   if (closed_) return false;
   envelope.queued_at = std::chrono::steady_clock::now();  // after any wait for room
+  const Envelope::Kind kind = envelope.kind;
   tuples_ += envelope.TupleCount();
   stats_.high_water_tuples = std::max(stats_.high_water_tuples, tuples_);
   items_.push_back(std::move(envelope));
   nonempty_.store(true, std::memory_order_relaxed);
-  if (spare != nullptr && !spares_.empty()) {
-    *spare = std::move(spares_.back());
-    spares_.pop_back();
-    spare_count_.store(spares_.size(), std::memory_order_relaxed);
-  }
+  if (spare != nullptr) TakeSpare(kind, *spare);
   // A full queue is past wake_at_, so a producer never blocks on a consumer left asleep.
   WakeIf(lock, wake_mode == WakeConsumer::kNow || tuples_ >= wake_at_);
   return true;
+}
+
+void TaskQueue::TakeSpare(Envelope::Kind kind, Envelope& spare) {
+  if (kind == Envelope::Kind::kTuples && !spares_.empty()) {
+    spare.rows = std::move(spares_.back());
+    spares_.pop_back();
+    spare_count_.store(spares_.size(), std::memory_order_relaxed);
+  } else if (kind == Envelope::Kind::kAcks && !ack_spares_.empty()) {
+    spare.acks = std::move(ack_spares_.back());
+    ack_spares_.pop_back();
+    ack_spare_count_.store(ack_spares_.size(), std::memory_order_relaxed);
+  }
 }
 
 bool TaskQueue::PopAll(std::vector<Envelope>& inout) { return Pop(inout, std::nullopt); }
@@ -118,24 +129,33 @@ bool TaskQueue::Pop(std::vector<Envelope>& inout,
   // Processed batches go back to the producers with their rows still in them: a producer clears
   // them when it takes the buffer for its next batch, so what it allocated (the side values of
   // lists and maps) is freed on its own thread, which the allocator takes back cheaply (freeing
-  // another thread's blocks is several times dearer).
-  // Batches past the spares' room are destroyed here, outside the lock. Only this (single) consumer
-  // adds spares, so there is at least `room` room once locked.
+  // another thread's blocks is several times dearer, and a fresh block costs page faults). Ack
+  // message buffers circulate the same way. Buffers past the spares' room are destroyed here,
+  // outside the lock. Only this (single) consumer adds spares, so there is at least `room` room
+  // once locked.
   std::size_t room =
       kMaxSpares - std::min(kMaxSpares, spare_count_.load(std::memory_order_relaxed));
+  std::size_t ack_room =
+      kMaxSpares - std::min(kMaxSpares, ack_spare_count_.load(std::memory_order_relaxed));
   for (Envelope& e : inout) {
     if (e.rows.capacity() > 0 && room > 0) {
       --room;
     } else {
       e.rows = {};
     }
+    if (e.acks.capacity() > 0 && ack_room > 0) {
+      --ack_room;
+    } else {
+      e.acks = {};
+    }
   }
   std::unique_lock lock(mu_);
   for (Envelope& e : inout) {
-    if (spares_.size() >= kMaxSpares) break;
     if (e.rows.capacity() > 0) spares_.push_back(std::move(e.rows));
+    if (e.acks.capacity() > 0) ack_spares_.push_back(std::move(e.acks));
   }
   spare_count_.store(spares_.size(), std::memory_order_relaxed);
+  ack_spare_count_.store(ack_spares_.size(), std::memory_order_relaxed);
   inout.clear();
   if (source_ != nullptr) return PopWithSource(lock, inout, deadline);
   // Unless a wake-up ended the yield, what was queued meanwhile is not due: sleep on.

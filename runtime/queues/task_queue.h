@@ -88,19 +88,20 @@ class TaskQueue {
   void AttachSource(EnvelopeSource* source);
 
   enum class WakeConsumer { kNow, kLater };
-  // Blocks while full. Returns false (dropping the envelope) once the queue is closed. When a
-  // recycled batch buffer is available and `spare` is given, moves it into *spare (emptied
-  // here, after the lock is released).
+  // Blocks while full. Returns false (dropping the envelope) once the queue is closed. When
+  // `spare` is given and a recycled buffer of the envelope's kind is available (rows for tuples,
+  // messages for acks), moves it into *spare's rows or acks (emptied here, after the lock is
+  // released).
   // kLater: see above; the caller must call Wake() or push with kNow before it blocks.
   // `while_blocked` (if given and non-empty) runs while it waits.
-  bool Push(Envelope&& envelope, topology::RowBatch* spare = nullptr,
-            WakeConsumer wake = WakeConsumer::kNow, const WhileBlocked* while_blocked = nullptr);
+  bool Push(Envelope&& envelope, Envelope* spare = nullptr, WakeConsumer wake = WakeConsumer::kNow,
+            const WhileBlocked* while_blocked = nullptr);
   // Wakes the consumer if it waits while something is queued (after kLater pushes).
   void Wake();
-  // Never blocks: for the network receiver, whose senders' credits already bound what they
-  // send (runtime/process/remote_link.h), and which must not stall every other task behind this
-  // one.
-  bool PushWithoutWaiting(Envelope&& envelope);
+  // Never blocks (spare as Push's): for the network receiver, whose senders' credits already bound
+  // what they send (runtime/process/remote_link.h), and which must not stall every other task
+  // behind this one.
+  bool PushWithoutWaiting(Envelope&& envelope, Envelope* spare = nullptr);
   // Takes back the envelopes in `inout` (processed ones, recycled), then blocks until something
   // is queued and moves everything queued into `inout`. Returns false once the queue is closed
   // and empty.
@@ -133,6 +134,8 @@ class TaskQueue {
   // Processed batch buffers, their rows not yet cleared (the producer that takes one does).
   std::vector<topology::RowBatch> spares_;
   std::atomic<std::size_t> spare_count_{0};  // spares_.size(), for Pop to read unlocked
+  std::vector<std::vector<transport::AckMessage>> ack_spares_;  // the same, for ack messages
+  std::atomic<std::size_t> ack_spare_count_{0};
   std::size_t tuples_ = 0;
   bool closed_ = false;
   bool consumer_waiting_ = false;
@@ -145,7 +148,13 @@ class TaskQueue {
   int producers_waiting_ = 0;
   Stats stats_;
 
-  bool Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope, topology::RowBatch* spare,
+  // Moves a recycled buffer for an envelope of `kind` (rows, or ack messages) into `spare`.
+  void TakeSpare(Envelope::Kind kind, Envelope& spare);
+  static void ClearSpare(Envelope& spare) noexcept {
+    spare.rows.Clear();
+    spare.acks.clear();
+  }
+  bool Enqueue(std::unique_lock<std::mutex>& lock, Envelope&& envelope, Envelope* spare,
                WakeConsumer wake);
   // Notifies a waiting consumer if `due`; unlocks.
   void WakeIf(std::unique_lock<std::mutex>& lock, bool due);

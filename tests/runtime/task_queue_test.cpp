@@ -77,12 +77,31 @@ TEST(TaskQueueTest, ProcessedBatchBuffersGoBackToProducers) {
   ASSERT_TRUE(q.Push(Batch(1, 0, 40)));
   std::vector<Envelope> got;
   ASSERT_TRUE(q.PopAll(got));
-  topology::RowBatch spare;
+  Envelope spare;
   ASSERT_TRUE(q.Push(Batch(1, 40, 1)));
   ASSERT_TRUE(q.PopAll(got));  // takes the 40-tuple buffer back, emptied
   ASSERT_TRUE(q.Push(Batch(1, 41, 1), &spare));
-  EXPECT_TRUE(spare.empty());
-  EXPECT_GE(spare.capacity(), 40u);  // the same buffers, reused
+  EXPECT_TRUE(spare.rows.empty());
+  EXPECT_GE(spare.rows.capacity(), 40u);  // the same buffers, reused
+}
+
+TEST(TaskQueueTest, AckMessageBuffersGoBackToProducersToo) {
+  TaskQueue q(100);
+  Envelope acks{Envelope::Kind::kAcks, 1, {}, {}, 0, {}};
+  acks.acks.resize(30);
+  ASSERT_TRUE(q.Push(std::move(acks)));
+  std::vector<Envelope> got;
+  ASSERT_TRUE(q.PopAll(got));
+  ASSERT_TRUE(q.Push(Batch(1, 0, 1)));
+  ASSERT_TRUE(q.PopAll(got));  // takes the ack buffer back
+  Envelope spare;
+  ASSERT_TRUE(q.Push(Batch(1, 1, 1), &spare));  // tuples get no ack buffer
+  EXPECT_EQ(spare.acks.capacity(), 0u);
+  Envelope more{Envelope::Kind::kAcks, 1, {}, {}, 0, {}};
+  more.acks.resize(1);
+  ASSERT_TRUE(q.PushWithoutWaiting(std::move(more), &spare));
+  EXPECT_TRUE(spare.acks.empty());
+  EXPECT_GE(spare.acks.capacity(), 30u);
 }
 
 TEST(TaskQueueTest, CloseWakesABlockedConsumerAndRefusesPushes) {
