@@ -93,12 +93,21 @@ class Outbox {
   }
   void Abandon() noexcept {}
   // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies),
-  // one of the ack destinations.
+  // one of the ack destinations. An ack of the same tree as the message queued just before it
+  // is XORed into that one: the acker's sum is the same (XOR is associative), and the tuples of
+  // one tree (a sentence's words) tend to be acked one after another.
   void SendAck(int task, const transport::AckMessage& message) {
     const int slot = ack_slot_of_.Of(task);
     assert(slot >= 0);
     std::vector<transport::AckMessage>& batch = acks_[slot].batch;
-    if (batch.empty()) ack_dirty_.push_back(slot);
+    if (batch.empty()) {
+      ack_dirty_.push_back(slot);
+    } else if (message.type == transport::AckMessage::Type::kAck &&
+               batch.back().type == transport::AckMessage::Type::kAck &&
+               batch.back().root == message.root) {
+      batch.back().value ^= message.value;
+      return;
+    }
     batch.push_back(message);
     if (batch.size() >= (queues_[task] == nullptr ? remote_ack_batch_ : local_ack_batch_)) {
       HandAcks(slot);

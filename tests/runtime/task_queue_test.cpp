@@ -334,6 +334,27 @@ TEST(TaskQueueTest, AnOutboxReachesFarApartDestinationsOfAWideTopology) {
   EXPECT_TRUE(outbox.open());
 }
 
+TEST(TaskQueueTest, AnOutboxFoldsAnAckIntoTheAckOfTheSameTreeBeforeIt) {
+  TaskQueue acker(1024);
+  std::vector<TaskQueue*> queues = {nullptr, nullptr, &acker};
+  Outbox outbox(1, queues, {{}, {2}}, Outbox::Options{});
+  using Type = transport::AckMessage::Type;
+  const std::vector<transport::AckMessage> sent = {
+      {Type::kAck, 42, 0b0001}, {Type::kAck, 42, 0b0010}, {Type::kAck, 42, 0b0100},
+      {Type::kAck, 43, 0b1000}, {Type::kAck, 42, 0b0001}, {Type::kFail, 42, 0},
+      {Type::kAck, 42, 0b0110}};
+  for (const transport::AckMessage& m : sent) outbox.SendAck(2, m);
+  outbox.Flush();
+  std::vector<Envelope> got;
+  ASSERT_TRUE(acker.PopAll(got));
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].acks, (std::vector<transport::AckMessage>{{Type::kAck, 42, 0b0111},
+                                                             {Type::kAck, 43, 0b1000},
+                                                             {Type::kAck, 42, 0b0001},
+                                                             {Type::kFail, 42, 0},
+                                                             {Type::kAck, 42, 0b0110}}));
+}
+
 // A task's network inbox stand-in: envelopes "arrive" through Deliver, which also makes its
 // own eventfd readable, as a socket would be. Wait records what ended it; it gives up after
 // five seconds so that a missed wake-up fails the test instead of hanging it.
