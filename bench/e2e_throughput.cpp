@@ -220,8 +220,9 @@ Measurement RunCluster(std::shared_ptr<const topology::TopologySpec> spec,
 }
 
 Measurement RunSpoutNull(uint64_t n, std::size_t payload_bytes,
-                         const runtime::LocalRunOptions& options) {
+                         const runtime::LocalRunOptions& options, bool chaining) {
   topology::TopologyBuilder builder("spout_null");
+  builder.Config().chaining = chaining;
   builder.SetSpout("spout", [=] { return MakeGenerator(n, payload_bytes); });
   builder.SetBolt("sink", [] { return std::make_unique<tempest::bolts::NullBolt>(); })
       .ShuffleGrouping("spout");
@@ -240,8 +241,9 @@ Measurement RunSpoutNull(uint64_t n, std::size_t payload_bytes,
 }
 
 Measurement RunSpoutIdNull(uint64_t n, std::size_t payload_bytes,
-                           const runtime::LocalRunOptions& options) {
+                           const runtime::LocalRunOptions& options, bool chaining) {
   topology::TopologyBuilder builder("spout_id_null");
+  builder.Config().chaining = chaining;
   builder.SetSpout("spout", [=] { return MakeGenerator(n, payload_bytes); });
   builder
       .SetBolt("id",
@@ -346,13 +348,14 @@ class WordCounter final : public topology::BasicBolt {
 };
 
 Measurement RunWordCount(uint64_t sentences, int split_tasks, int count_tasks,
-                         const runtime::LocalRunOptions& options) {
+                         const runtime::LocalRunOptions& options, bool chaining) {
   uint64_t words = 0;
   for (uint64_t i = 0; i < std::min<uint64_t>(sentences, Sentences().size()); ++i) {
     const uint64_t times = sentences / Sentences().size() + (i < sentences % Sentences().size());
     words += times * WordsIn(Sentences()[i]);
   }
   topology::TopologyBuilder builder("word_count");
+  builder.Config().chaining = chaining;
   builder.SetSpout("sentences", [sentences] { return std::make_unique<SentenceSpout>(sentences); });
   builder
       .SetBolt(
@@ -396,6 +399,7 @@ int main(int argc, char** argv) {
   int wc_split = 1;
   int wc_count = 1;
   runtime::LocalRunOptions options;
+  bool chaining = false;
   app.add_option("--tuples", tuples, "Tuples per run (raw, spout_null, spout_id_null)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -424,6 +428,8 @@ int main(int argc, char** argv) {
   app.add_option("--queue-capacity", options.queue_capacity, "LocalRunOptions::queue_capacity")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  app.add_flag("--chaining", chaining,
+               "topology.chaining: a bolt fed by one bolt task runs on that task's thread");
   CLI11_PARSE(app, argc, argv);
   if (ring_slots < 2 || (ring_slots & (ring_slots - 1)) != 0) {
     fmt::print(stderr, "e2e_throughput: --ring-slots must be a power of two >= 2\n");
@@ -438,10 +444,12 @@ int main(int argc, char** argv) {
   };
   std::vector<Shape> shapes = {
       {"raw", "tuples", [&] { return RunRaw(tuples, payload_bytes, ring_slots); }},
-      {"spout_null", "tuples", [&] { return RunSpoutNull(tuples, payload_bytes, options); }},
-      {"spout_id_null", "tuples", [&] { return RunSpoutIdNull(tuples, payload_bytes, options); }},
+      {"spout_null", "tuples",
+       [&] { return RunSpoutNull(tuples, payload_bytes, options, chaining); }},
+      {"spout_id_null", "tuples",
+       [&] { return RunSpoutIdNull(tuples, payload_bytes, options, chaining); }},
       {"word_count", "words",
-       [&] { return RunWordCount(wc_sentences, wc_split, wc_count, options); }}};
+       [&] { return RunWordCount(wc_sentences, wc_split, wc_count, options, chaining); }}};
   if (shape != "all") {
     std::erase_if(shapes, [&](const Shape& s) { return s.name != "raw" && s.name != shape; });
   }
