@@ -16,7 +16,8 @@
 //             watermark is above ts + B. Late rows are dropped and counted.
 //   state:    IntervalJoinState alone over the same interleaved rows (each copied into a Tuple,
 //             as the runtime hands the bolt one), same watermark rule, a sink that builds the
-//             same Values per pair. Timed without, and once more untimed with, sampling of its
+//             same Values per pair (each id read from the added tuple or the held packed row, as
+//             the bolt reads them). Timed without, and once more untimed with, sampling of its
 //             peak size (tuples held) and heap (mallinfo2 uordblks + hblkhd delta: large vectors
 //             are mmapped and counted only in hblkhd).
 //   tempest:  VectorSpout "left", VectorSpout "right" (the same pre-generated rows) ->
@@ -215,15 +216,19 @@ PassResult BareJoin(const Rows& left, const Rows& right, int64_t bound, int64_t 
   return r;
 }
 
-// Builds the row IntervalJoinBolt would select for each pair, and only counts it.
-class CountingSink final : public bolts::IntervalJoinSink {
+// Builds the row IntervalJoinBolt would select for each pair (left.id, right.id, read from the
+// added tuple or the held packed row as the bolt reads them), and only counts it.
+class CountingSink final : public bolts::IntervalJoinRowSink {
  public:
-  void Joined(const topology::Tuple& left, const topology::Tuple& right, int64_t) override {
-    topology::Values out{left.GetValue(0), right.GetValue(0)};
+  void JoinedRows(const bolts::IntervalJoinRow& left, const bolts::IntervalJoinRow& right,
+                  int64_t) override {
+    topology::Values out;
+    left.AppendField(0, out);
+    right.AppendField(0, out);
     checksum_ += out[0].AsInt() ^ out[1].AsInt();
     ++rows_;
   }
-  void Left(bolts::JoinSide, topology::Tuple&, int64_t, bool) override {}
+  void LeftRow(bolts::JoinSide, const bolts::IntervalJoinRow&, int64_t, bool) override {}
   uint64_t rows() const { return rows_; }
   int64_t checksum() const { return checksum_; }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bolts/join/flat_key_table.h"
+#include "bolts/join/packed_key_codec.h"
 #include "bolts/join/timer_queue.h"
 #include "bolts/windowing/packed_values.h"
 #include "topology/value_hash.h"
@@ -146,24 +147,6 @@ struct KeyState {
   int64_t due[2] = {kNever, kNever};
   bool in_table = false;
   bool empty() const noexcept { return sides[0].empty() && sides[1].empty(); }
-};
-
-// A key's parts, packed.
-struct PackedKeyCodec {
-  using Stored = std::string;
-  static bool Equals(const Stored& stored, const KeyRef& key) noexcept {
-    const auto* p = reinterpret_cast<const uint8_t*>(stored.data());
-    const uint8_t* end = p + stored.size();
-    for (const Value* v : key) {
-      if (p == end || !PackedEquals(p, *v)) return false;
-    }
-    return p == end;
-  }
-  static void Assign(Stored& stored, const KeyRef& key) {
-    stored.clear();
-    for (const Value* v : key) Pack(*v, stored);
-  }
-  static void Release(Stored& stored) noexcept { std::string().swap(stored); }
 };
 
 // When a key's rows of one side should be looked at for expiry.

@@ -140,7 +140,7 @@ void ValidateIntervalJoinInputs(
 }
 
 // The bolt proper: its per-schema lookups, watermark, state and the sink the state calls.
-class IntervalJoinBolt::Impl final : private IntervalJoinSink {
+class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
  public:
   Impl(const IntervalJoinBoltConfig& config, const topology::TopologyContext& context,
        topology::OutputCollector& out, WindowClock& clock)
@@ -175,7 +175,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     acking_ = context.GetTopologyConfig().acker_executors != 0;
   }
 
-  void Handle(const Tuple& input, Tuple* owned) {
+  void Handle(const Tuple& input) {
     const Source& src = SourceOf(input);
     if (src.side < 0) {
       Unknown(input);
@@ -185,11 +185,11 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     if (!ts) return;
     if (flushed_) {
       // A replay after the end of input: it joins what comes with it and leaves at once.
-      Store(input, owned, src, *ts);
+      Store(input, src, *ts);
       state_.Drain();
       return;
     }
-    event_time_->Admit(input, *ts, [&] { Store(input, owned, src, *ts); });
+    event_time_->Admit(input, *ts, [&] { Store(input, src, *ts); });
   }
 
   void OnTick() {
@@ -236,11 +236,12 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
             in.late_stream.empty() ? config_.late_stream : in.late_stream};
   }
 
-  // The plan of a held tuple of `side`: most sides have one stream, so the last one is kept.
-  const InputPlan& PlanOf(const Tuple& t, int side) {
-    if (t.schema() != last_schema_[side]) {
-      last_schema_[side] = t.schema();
-      last_plan_[side] = SourceOf(t).plan;
+  // The plan of a row of `side`: most sides have one stream, so the last one is kept.
+  const InputPlan& PlanOf(const IntervalJoinRow& r, int side) {
+    if (r.schema() != last_schema_[side]) {
+      last_schema_[side] = r.schema();
+      topology::TupleAccess::Rebind(untracked_, r.schema(), r.source_task());
+      last_plan_[side] = SourceOf(untracked_).plan;
     }
     return *last_plan_[side];
   }
@@ -258,11 +259,12 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
     out_.ReportDropped();
   }
 
-  void Store(const Tuple& input, Tuple* owned, const Source& src, int64_t ts) {
+  void Store(const Tuple& input, const Source& src, int64_t ts) {
     if (!ExtractKey(input, src.plan->key_index, plan_.keys[src.plan->position], key_)) {
       // A null key matches nothing: a preserved side's tuple is padded at once.
       if (preserved_[src.side]) {
-        EmitRow(src.side == 0 ? &input : nullptr, src.side == 1 ? &input : nullptr, ts);
+        const IntervalJoinRow row(input);
+        EmitRow(src.side == 0 ? &row : nullptr, src.side == 1 ? &row : nullptr, ts);
       } else {
         out_.ReportDropped();
       }
@@ -270,14 +272,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
       return;
     }
     const uint64_t hash = HashKey(key_);
-    // key_ points into `input`: the state copies the key before it moves the tuple in, so the
-    // move must not happen here (a conditional would move it into a temporary first).
-    const JoinSide side = src.side == 0 ? JoinSide::kLeft : JoinSide::kRight;
-    if (owned != nullptr) {
-      state_.Add(side, key_, hash, ts, std::move(*owned));
-    } else {
-      state_.Add(side, key_, hash, ts, Tuple(input));
-    }
+    state_.Add(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, key_, hash, ts, input);
     const std::size_t held = state_.size(JoinSide::kLeft) + state_.size(JoinSide::kRight);
     if (acking_ && max_pending_ > 0 && held >= max_pending_ && !warned_pending_) {
       warned_pending_ = true;
@@ -289,16 +284,34 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
   }
 
   // The state's results.
-  void Joined(const Tuple& left, const Tuple& right, int64_t ts) override {
+  void JoinedRows(const IntervalJoinRow& left, const IntervalJoinRow& right, int64_t ts) override {
     EmitRow(&left, &right, ts);
   }
-  void Left(JoinSide side, Tuple& t, int64_t ts, bool matched) override {
+  void LeftRow(JoinSide side, const IntervalJoinRow& row, int64_t ts, bool matched) override {
     const int s = side == JoinSide::kLeft ? 0 : 1;
-    if (!matched && preserved_[s]) EmitRow(s == 0 ? &t : nullptr, s == 1 ? &t : nullptr, ts);
-    out_.Ack(t);
+    if (!matched && preserved_[s]) EmitRow(s == 0 ? &row : nullptr, s == 1 ? &row : nullptr, ts);
+    Ack(row);
   }
 
-  void EmitRow(const Tuple* left, const Tuple* right, int64_t ts) {
+  // A held row is acked through a scratch tuple: whole when it is tracked (an ack is the row to
+  // whoever receives it), else its stream only (an untracked ack is a count).
+  void Ack(const IntervalJoinRow& row) {
+    if (row.added() != nullptr) {
+      out_.Ack(*row.added());
+    } else if (row.tracked()) {
+      row.Unpack(acked_);
+      out_.Ack(acked_);
+    } else {
+      topology::TupleAccess::Rebind(untracked_, row.schema(), row.source_task());
+      out_.Ack(untracked_);
+    }
+  }
+
+  // Null tuples are the padded side. The output is anchored to stand-ins carrying the rows' ack
+  // metadata (the tuple being added is the runtime's, a held row is packed), and what the emit
+  // adds to their ack values goes back into the rows.
+  void EmitRow(const IntervalJoinRow* left, const IntervalJoinRow* right, int64_t ts) {
+    const IntervalJoinRow* rows[2] = {left, right};
     topology::Values row;
     row.reserve(select_.size());
     for (const int s : select_) {
@@ -307,19 +320,25 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
         continue;
       }
       const SelectPlan& sel = plan_.select[static_cast<std::size_t>(s)];
-      const Tuple* t = sel.input == 0 ? left : right;
-      const Value* v = nullptr;
-      if (t != nullptr) {
-        v = LookupPath(
-            *t, PlanOf(*t, static_cast<int>(sel.input)).select_index[static_cast<std::size_t>(s)],
-            sel.path);
+      const IntervalJoinRow* r = rows[sel.input == 0 ? 0 : 1];
+      if (r == nullptr) {
+        row.emplace_back();
+        continue;
       }
-      row.push_back(v != nullptr ? *v : Value());
+      r->AppendValue(
+          PlanOf(*r, static_cast<int>(sel.input)).select_index[static_cast<std::size_t>(s)],
+          sel.path, row);
     }
-    anchors_[0] = left != nullptr ? left : right;
-    anchors_[1] = right;
-    const std::size_t n = left != nullptr && right != nullptr ? 2 : 1;
+    std::size_t n = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (rows[i] == nullptr) continue;
+      rows[i]->LoadAnchor(anchor_tuples_[i]);
+      anchors_[n++] = &anchor_tuples_[i];
+    }
     out_.Emit(config_.output_stream, topology::Anchors(anchors_, n), std::move(row));
+    for (int i = 0; i < 2; ++i) {
+      if (rows[i] != nullptr) rows[i]->FoldAck(anchor_tuples_[i]);
+    }
   }
 
   const IntervalJoinBoltConfig& config_;
@@ -338,6 +357,9 @@ class IntervalJoinBolt::Impl final : private IntervalJoinSink {
   std::optional<EventTimeInput> event_time_;
   KeyRef key_;
   const Tuple* anchors_[2] = {nullptr, nullptr};
+  Tuple anchor_tuples_[2];  // stand-ins for the rows an output is anchored to
+  Tuple acked_;             // a tracked held row, unpacked to be acked
+  Tuple untracked_;         // the stream of an untracked held row (no values, no anchors)
   std::size_t max_pending_ = 0;
   bool acking_ = true;
   bool warned_pending_ = false;
@@ -375,8 +397,9 @@ void IntervalJoinBolt::Prepare(const topology::TopologyContext& context,
   impl_ = std::make_unique<Impl>(config_, context, collector, clock_);
 }
 
-void IntervalJoinBolt::Execute(const Tuple& input) { impl_->Handle(input, nullptr); }
-void IntervalJoinBolt::ExecuteOwned(Tuple& input) { impl_->Handle(input, &input); }
+void IntervalJoinBolt::Execute(const Tuple& input) { impl_->Handle(input); }
+// The state keeps a packed copy, so an owned tuple is not moved from.
+void IntervalJoinBolt::ExecuteOwned(Tuple& input) { impl_->Handle(input); }
 void IntervalJoinBolt::OnSourceEnded(const std::string& component) {
   impl_->OnSourceEnded(component);
 }

@@ -1,20 +1,55 @@
 #include "bolts/join/interval_join_state.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
-#include <optional>
+#include <new>
+#include <stdexcept>
+#include <utility>
 
 #include "bolts/join/flat_key_table.h"
-#include "bolts/join/timer_queue.h"
+#include "bolts/join/packed_key_codec.h"
+#include "bolts/windowing/packed_row.h"
+#include "bolts/windowing/row_arena.h"
 
 namespace tempest::bolts {
 
 using topology::Tuple;
 
+// ---- IntervalJoinSink: the rows as Tuples.
+
+const Tuple& IntervalJoinSink::AsTuple(const IntervalJoinRow& row, int i) {
+  if (row.added() != nullptr) return *row.added();
+  row.Unpack(scratch_[i]);
+  return scratch_[i];
+}
+
+void IntervalJoinSink::JoinedRows(const IntervalJoinRow& left, const IntervalJoinRow& right,
+                                  int64_t ts) {
+  const Tuple& l = AsTuple(left, 0);
+  const Tuple& r = AsTuple(right, 1);
+  Joined(l, r, ts);
+  if (left.added() == nullptr) left.FoldAck(scratch_[0]);
+  if (right.added() == nullptr) right.FoldAck(scratch_[1]);
+}
+
+void IntervalJoinSink::LeftRow(JoinSide side, const IntervalJoinRow& row, int64_t ts,
+                               bool matched) {
+  row.Unpack(scratch_[0]);  // a copy also of an added tuple: the receiver may move from it
+  Left(side, scratch_[0], ts, matched);
+}
+
+bool IntervalJoinSink::PairsRows(const IntervalJoinRow& left, const IntervalJoinRow& right) {
+  return Pairs(AsTuple(left, 0), AsTuple(right, 1));
+}
+
 namespace {
 
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+// A side's rows start in 1 KiB chunks, growing with what is held (see RowArena).
+constexpr uint32_t kFirstChunkBytes = 1024;
 
 int64_t SaturatingAdd(int64_t a, int64_t b) noexcept {
   int64_t out;
@@ -25,90 +60,215 @@ int64_t SaturatingAdd(int64_t a, int64_t b) noexcept {
 // -x, with an unbounded end staying unbounded (-INT64_MIN does not exist).
 int64_t Negate(int64_t x) noexcept { return x == kMin ? kMax : (x == kMax ? kMin : -x); }
 
-// One buffered element: its tuple lives in the side's slab at `slot`.
+// One held element: its timestamp, its row in the side's arena, its arrival number (over both
+// sides) and whether it has paired.
 struct Entry {
   int64_t ts = 0;
-  uint64_t seq = 0;  // arrival order, over both sides
-  uint32_t slot = 0;
-  bool matched = false;
+  HeldRow row;
+  uint32_t order = 0;  // arrival number << 1 | matched
+
+  uint32_t seq() const noexcept { return order >> 1; }
+  bool matched() const noexcept { return (order & 1) != 0; }
+  void Match() noexcept { order |= 1; }
 };
+static_assert(sizeof(Entry) == 16);
 
-// One side of one key, ordered by (ts, seq): a vector whose consumed front is skipped by `head`
-// and compacted now and then, so the in-order case is push_back and pop_front.
-struct Buffer {
-  std::vector<Entry> items;
-  std::size_t head = 0;
+// A key's elements, per side ordered by (ts, arrival): the first inline, more in a ring of
+// power-of-two capacity that the slot keeps (also once the key is forgotten: the next key in the
+// slot reuses it). Trivially copyable, so the key table moves slots as bytes; the state frees the
+// rings. Ordered inserts (the usual case) are a push at the back, leaving a pop at the front.
+struct KeyState {
+  static constexpr uint32_t kSpilled = uint32_t{1} << 31;  // in count[s]: the ring is in use
 
-  bool empty() const noexcept { return head == items.size(); }
-  Entry* begin() noexcept { return items.data() + head; }
-  Entry* end() noexcept { return items.data() + items.size(); }
-  const Entry* begin() const noexcept { return items.data() + head; }
-  const Entry* end() const noexcept { return items.data() + items.size(); }
+  struct Ring {
+    Entry* data;
+    uint32_t head;
+    uint32_t mask;
+  };
+  union Store {
+    Entry one;
+    Ring ring;
+  };
 
-  void Insert(const Entry& e) {
-    if (empty() || items.back().ts <= e.ts) {
-      items.push_back(e);
+  uint64_t hash = 0;
+  Store store[2] = {};
+  uint32_t count[2] = {0, 0};
+  bool in_table = false;
+
+  uint32_t Size(int s) const noexcept { return count[s] & ~kSpilled; }
+  bool Spilled(int s) const noexcept { return (count[s] & kSpilled) != 0; }
+  bool empty() const noexcept { return Size(0) == 0 && Size(1) == 0; }
+
+  Entry& At(int s, uint32_t i) noexcept {
+    if (!Spilled(s)) return store[s].one;
+    const Ring& r = store[s].ring;
+    return r.data[(r.head + i) & r.mask];
+  }
+  const Entry& At(int s, uint32_t i) const noexcept {
+    return const_cast<KeyState*>(this)->At(s, i);
+  }
+
+  void PushBack(int s, const Entry& e) {
+    const uint32_t n = Size(s);
+    if (!Spilled(s)) {
+      if (n == 0) {
+        store[s].one = e;
+        count[s] = 1;
+        return;
+      }
+      const Entry first = store[s].one;
+      store[s].ring = Ring{Allocate(4), 0, 3};
+      store[s].ring.data[0] = first;
+      store[s].ring.data[1] = e;
+      count[s] = 2 | kSpilled;
       return;
     }
-    // Out of order: after every element with a timestamp <= e's (they all arrived earlier).
-    Entry* at = std::upper_bound(begin(), end(), e.ts,
-                                 [](int64_t ts, const Entry& x) { return ts < x.ts; });
-    items.insert(items.begin() + (at - items.data()), e);
+    Ring& r = store[s].ring;
+    if (n == r.mask + 1) Grow(r, n);
+    r.data[(r.head + n) & r.mask] = e;
+    ++count[s];
   }
-  // Removes the element with `seq` (the front, unless timestamps saturated).
-  Entry Remove(uint64_t seq) {
-    Entry* it = begin();
-    while (it->seq != seq) ++it;
-    const Entry e = *it;
-    if (it == begin()) {
-      ++head;
-    } else {
-      items.erase(items.begin() + (it - items.data()));
+
+  // After the elements at or below e's timestamp (they all arrived earlier).
+  void Insert(int s, const Entry& e) {
+    uint32_t n = Size(s);
+    if (n == 0 || At(s, n - 1).ts <= e.ts) {
+      PushBack(s, e);
+      return;
     }
-    if (head == items.size()) {
-      items.clear();
-      head = 0;
-    } else if (head >= 16 && 2 * head >= items.size()) {
-      items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head));
-      head = 0;
+    uint32_t lo = 0, hi = n - 1;  // the first with ts > e.ts is in [lo, hi]
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (At(s, mid).ts <= e.ts) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
-    return e;
+    const Entry last = At(s, n - 1);  // PushBack may move the entries
+    PushBack(s, last);
+    for (; n - 1 > lo; --n) At(s, n - 1) = At(s, n - 2);
+    At(s, lo) = e;
+  }
+
+  // The index of the first element with ts >= `ts` (Size if none).
+  uint32_t LowerBound(int s, int64_t ts) const noexcept {
+    uint32_t lo = 0, hi = Size(s);
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (At(s, mid).ts < ts) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  void PopFront(int s, uint32_t n = 1) noexcept {
+    if (Spilled(s)) {
+      Ring& r = store[s].ring;
+      r.head = (r.head + n) & r.mask;
+    }
+    count[s] -= n;
+  }
+  void PopBack(int s, uint32_t n) noexcept { count[s] -= n; }
+
+  void Free() noexcept {
+    for (int s = 0; s < 2; ++s) {
+      if (Spilled(s)) std::free(store[s].ring.data);
+      count[s] = 0;
+    }
+  }
+
+ private:
+  static Entry* Allocate(std::size_t n) {
+    void* p = std::malloc(n * sizeof(Entry));
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<Entry*>(p);
+  }
+  static void Grow(Ring& r, uint32_t n) {
+    if (n >= (uint32_t{1} << 30)) throw std::length_error("a join key holds 2^30 elements");
+    Entry* data = Allocate(2 * std::size_t{n});
+    for (uint32_t i = 0; i < n; ++i) data[i] = r.data[(r.head + i) & r.mask];
+    std::free(r.data);
+    r = Ring{data, 0, 2 * n - 1};
   }
 };
 
-// A key's buffers (its values live apart, in the FlatKeyTable).
-struct KeyState {
-  uint64_t hash = 0;
-  Buffer sides[2];
-  bool in_table = false;
-  bool empty() const noexcept { return sides[0].empty() && sides[1].empty(); }
-};
+// A side's elements whose cleanup time is neither end of int64, in (cleanup, arrival) order.
+// Those arriving in order (at or after the last one queued, the usual case) go into a FIFO as
+// their key alone: the FIFO's front element is its key's front element, whose buffer holds its
+// time (see Impl::Front). The others go into a min-heap with their time. Each element has one
+// entry, and popping one lets its key's front element go: the earliest element of a key is
+// always the first of its buffer, and whichever queue holds the earliest element overall shows
+// it at its front.
+class CleanupQueue {
+ public:
+  struct Timer {
+    int64_t cleanup = 0;
+    uint32_t seq = 0;
+    uint32_t key = 0;
+  };
 
-// When an element may leave: ordered by (cleanup, seq).
-struct Timer {
-  int64_t cleanup = 0;
-  uint64_t seq = 0;
-  uint32_t key = 0;
-  bool operator<(const Timer& o) const noexcept {
-    return cleanup != o.cleanup ? cleanup < o.cleanup : seq < o.seq;
+  static bool Before(int64_t c1, uint32_t s1, int64_t c2, uint32_t s2) noexcept {
+    return c1 != c2 ? c1 < c2 : s1 < s2;
   }
-};
 
-// A key's parts, copied.
-struct ValuesCodec {
-  using Stored = topology::Values;
-  static bool Equals(const Stored& stored, const KeyRef& key) noexcept {
-    if (stored.size() != key.size()) return false;
-    for (std::size_t i = 0; i < key.size(); ++i) {
-      if (!(stored[i] == *key[i])) return false;
+  bool empty() const noexcept { return fifo_empty() && heap_.empty(); }
+  bool fifo_empty() const noexcept { return fifo_size_ == 0; }
+  uint32_t fifo_front() const noexcept { return fifo_[fifo_head_]; }
+  const Timer* heap_front() const noexcept { return heap_.empty() ? nullptr : &heap_.front(); }
+
+  // Returns whether it went into the heap.
+  bool Push(int64_t cleanup, uint32_t seq, uint32_t key) {
+    if (fifo_empty() || !Before(cleanup, seq, last_cleanup_, last_seq_)) {
+      if (fifo_size_ == fifo_.size()) GrowFifo();
+      fifo_[(fifo_head_ + fifo_size_) & (fifo_.size() - 1)] = key;
+      ++fifo_size_;
+      last_cleanup_ = cleanup;
+      last_seq_ = seq;
+      return false;
     }
+    heap_.push_back({cleanup, seq, key});
+    std::push_heap(heap_.begin(), heap_.end(), Later);
     return true;
   }
-  static void Assign(Stored& stored, const KeyRef& key) {
-    stored.clear();
-    for (const topology::Value* v : key) stored.push_back(*v);
+  void PopFifo() noexcept {
+    fifo_head_ = (fifo_head_ + 1) & (fifo_.size() - 1);
+    --fifo_size_;
   }
-  static void Release(Stored& stored) noexcept { stored.clear(); }
+  void PopHeap() {
+    std::pop_heap(heap_.begin(), heap_.end(), Later);
+    heap_.pop_back();
+  }
+
+  // Arrival numbers mapped through `renumber` (monotonic; exact for held elements).
+  template <typename F>
+  void Renumber(F&& renumber) {
+    for (Timer& t : heap_) t.seq = renumber(t.seq);
+    last_seq_ = renumber(last_seq_);
+  }
+
+ private:
+  static bool Later(const Timer& a, const Timer& b) noexcept {
+    return Before(b.cleanup, b.seq, a.cleanup, a.seq);
+  }
+  void GrowFifo() {
+    std::vector<uint32_t> bigger(std::max<std::size_t>(16, 2 * fifo_.size()));
+    for (std::size_t i = 0; i < fifo_size_; ++i) {
+      bigger[i] = fifo_[(fifo_head_ + i) & (fifo_.size() - 1)];
+    }
+    fifo_.swap(bigger);
+    fifo_head_ = 0;
+  }
+
+  std::vector<uint32_t> fifo_;  // keys, a ring of power-of-two size
+  std::size_t fifo_head_ = 0;
+  std::size_t fifo_size_ = 0;
+  std::vector<Timer> heap_;
+  int64_t last_cleanup_ = kMin;  // the last FIFO push
+  uint32_t last_seq_ = 0;
 };
 
 }  // namespace
@@ -117,119 +277,284 @@ struct IntervalJoinState::Impl {
   IntervalBounds bounds;
   int64_t stay[2];
   bool left_once;
-  IntervalJoinSink& sink;
+  uint32_t renumber_at;
+  IntervalJoinRowSink& sink;
   int64_t watermark = kMin;
-  uint64_t next_seq = 0;
+  uint32_t next_seq = 0;
   std::size_t held[2] = {0, 0};
+  // Elements whose cleanup time saturated (none of them is in the cleanup queues): at kMin they
+  // leave at the next Advance, at kMax at Drain, in arrival order either way.
+  std::size_t saturated_low = 0;
+  std::size_t saturated_high = 0;
 
   // Keys (FlatKeyTable): a key whose buffers empty is kept for a while, then swept.
-  FlatKeyTable<KeyState, ValuesCodec> keys;
+  FlatKeyTable<KeyState, PackedKeyCodec> keys;
 
-  // Per side: the tuples (slots recycled) and the timers.
-  // Slots are constructed and destroyed in place (a move-assign of a Tuple copies its inline
-  // values one by one, and resetting one is another assign).
-  std::vector<std::optional<Tuple>> tuples[2];
-  std::vector<uint32_t> free_slots[2];
-  TimerQueue<Timer> timers[2];
+  // Per side: the rows, their origins, the cleanup queue.
+  RowArena arena[2] = {RowArena(kFirstChunkBytes), RowArena(kFirstChunkBytes)};
+  std::vector<JoinRowOrigin> origins[2];
+  uint32_t last_origin[2] = {0, 0};
+  CleanupQueue queue[2];
 
-  Impl(const IntervalJoinOptions& o, IntervalJoinSink& s)
-      : bounds(o.bounds), stay{o.stay[0], o.stay[1]}, left_once(o.left_once), sink(s) {}
+  // Drain's and Renumber's scratch.
+  struct Saturated {
+    uint32_t seq;
+    int side;
+    Entry entry;
+  };
+  std::vector<Saturated> saturated;
+
+  Impl(const IntervalJoinOptions& o, IntervalJoinRowSink& s)
+      : bounds(o.bounds),
+        stay{o.stay[0], o.stay[1]},
+        left_once(o.left_once),
+        renumber_at(std::min<uint32_t>(o.renumber_at, uint32_t{1} << 31)),
+        sink(s) {}
+
+  ~Impl() {
+    for (uint32_t k = 0; k < keys.slots().size(); ++k) keys[k].Free();
+  }
 
   int64_t Cleanup(int side, int64_t ts) const noexcept {
     if (stay[side] == IntervalJoinOptions::kNeverLeaves) return kMax;
     return SaturatingAdd(ts, stay[side]);
   }
 
-  uint32_t Store(int side, Tuple&& t) {
-    if (!free_slots[side].empty()) {
-      const uint32_t slot = free_slots[side].back();
-      free_slots[side].pop_back();
-      tuples[side][slot].emplace(std::move(t));
-      return slot;
-    }
-    tuples[side].emplace_back(std::move(t));
-    return static_cast<uint32_t>(tuples[side].size() - 1);
+  IntervalJoinRow Held(int side, const Entry& e) noexcept {
+    return IntervalJoinRow(arena[side].Data(e.row), origins[side].data());
   }
 
-  void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, Tuple&& t) {
+  uint32_t OriginOf(int side, const Tuple& t) {
+    std::vector<JoinRowOrigin>& table_of = origins[side];
+    auto same = [&](const JoinRowOrigin& o) {
+      return o.schema == t.schema() && o.task == t.GetSourceTask();
+    };
+    if (last_origin[side] < table_of.size() && same(table_of[last_origin[side]])) {
+      return last_origin[side];
+    }
+    const auto at = static_cast<std::size_t>(std::find_if(table_of.begin(), table_of.end(), same) -
+                                             table_of.begin());
+    if (at == table_of.size()) table_of.push_back({t.schema(), t.GetSourceTask()});
+    last_origin[side] = static_cast<uint32_t>(at);
+    return last_origin[side];
+  }
+
+  // The tuple packed into the side's arena, written into a bound on its size, then trimmed.
+  HeldRow Pack(int side, const Tuple& t) {
+    const uint32_t origin = OriginOf(side, t);
+    const std::size_t bound = PackedRow::SizeBound(t);
+    const auto [row, at] = arena[side].Allocate(bound);
+    arena[side].Trim(row, bound, PackedRow::Write(t, origin, at));
+    return row;
+  }
+
+  void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, const Tuple& t) {
+    if (next_seq >= renumber_at) Renumber();
     const uint32_t k = keys.FindOrInsert(key, hash);
-    Entry e;
-    e.ts = ts;
-    e.seq = next_seq++;
-    e.slot = Store(side, std::move(t));
-    const Tuple& ours = *tuples[side][e.slot];
+    const uint32_t seq = next_seq++;
+    const int o = 1 - side;
     // The other side's timestamps that pair with ts.
     const int64_t lo =
         side == 0 ? SaturatingAdd(ts, bounds.lower) : SaturatingAdd(ts, Negate(bounds.upper));
     const int64_t hi =
         side == 0 ? SaturatingAdd(ts, bounds.upper) : SaturatingAdd(ts, Negate(bounds.lower));
-    Buffer& other = keys[k].sides[1 - side];
-    const std::vector<std::optional<Tuple>>& theirs = tuples[1 - side];
-    Entry* it = other.begin();
-    // In-order data probes near the back: search there first.
-    if (!other.empty() && other.items.back().ts < lo) {
-      it = other.end();
-    } else if (!other.empty() && other.begin()->ts < lo) {
-      it = std::lower_bound(other.begin(), other.end(), lo,
-                            [](const Entry& x, int64_t v) { return x.ts < v; });
-    }
+    KeyState& ks = keys[k];
+    const uint32_t n = ks.Size(o);
     const bool once = left_once && side == 0;
-    for (; it != other.end() && it->ts <= hi; ++it) {
-      if (left_once && side == 1 && it->matched) continue;  // that left element is done
-      const Tuple& mine = *theirs[it->slot];
-      if (!(side == 0 ? sink.Pairs(ours, mine) : sink.Pairs(mine, ours))) continue;
-      it->matched = true;
-      e.matched = true;
-      const int64_t pair_ts = std::max(ts, it->ts);
-      if (side == 0) {
-        sink.Joined(ours, mine, pair_ts);
-      } else {
-        sink.Joined(mine, ours, pair_ts);
+    bool matched = false;
+    // In-order data probes near the back: look there first.
+    if (n > 0 && ks.At(o, n - 1).ts >= lo) {
+      uint32_t i = ks.At(o, 0).ts >= lo ? 0 : ks.LowerBound(o, lo);
+      const IntervalJoinRow ours(t);
+      for (; i < n; ++i) {
+        Entry& it = ks.At(o, i);
+        if (it.ts > hi) break;
+        if (left_once && side == 1 && it.matched()) continue;  // that left element is done
+        const IntervalJoinRow theirs = Held(o, it);
+        if (!(side == 0 ? sink.PairsRows(ours, theirs) : sink.PairsRows(theirs, ours))) continue;
+        it.Match();
+        matched = true;
+        const int64_t pair_ts = std::max(ts, it.ts);
+        if (side == 0) {
+          sink.JoinedRows(ours, theirs, pair_ts);
+        } else {
+          sink.JoinedRows(theirs, ours, pair_ts);
+        }
+        if (once) break;
       }
-      if (once) break;
     }
-    if (once && e.matched) {
+    if (once && matched) {
       // Joined on arrival: nothing later can change its output, so it is not kept.
-      std::optional<Tuple>& tuple = tuples[side][e.slot];
-      sink.Left(JoinSide::kLeft, *tuple, ts, true);
-      tuple.reset();
-      free_slots[side].push_back(e.slot);
-      if (keys[k].empty()) keys.Emptied();
+      sink.LeftRow(JoinSide::kLeft, IntervalJoinRow(t), ts, true);
+      if (ks.empty()) keys.Emptied();
       return;
     }
-    keys[k].sides[side].Insert(e);
+    Entry e;
+    e.ts = ts;
+    e.row = Pack(side, t);
+    e.order = seq << 1 | (matched ? 1 : 0);
+    ks.Insert(side, e);
     ++held[side];
-    timers[side].Push({Cleanup(side, ts), e.seq, k});
+    const int64_t cleanup = Cleanup(side, ts);
+    if (cleanup == kMin) {
+      ++saturated_low;
+    } else if (cleanup == kMax) {
+      ++saturated_high;
+    } else {
+      Queue(side, cleanup, seq, k);
+    }
   }
 
-  // Lets out, in (cleanup, seq) order, every element whose cleanup time is below `until`
-  // (all of them with `all`).
-  void Release(int64_t until, bool all) {
-    for (;;) {
-      const Timer* l = timers[0].Front();
-      const Timer* r = timers[1].Front();
-      int side;
-      const Timer* t;
-      if (l == nullptr && r == nullptr) return;
-      if (r == nullptr || (l != nullptr && *l < *r)) {
-        side = 0;
-        t = l;
-      } else {
-        side = 1;
-        t = r;
-      }
-      if (!all && t->cleanup >= until) return;
-      const uint32_t k = t->key;
-      const uint64_t seq = t->seq;
-      timers[side].Pop(t);
-      const Entry e = keys[k].sides[side].Remove(seq);
-      --held[side];
-      std::optional<Tuple>& tuple = tuples[side][e.slot];
-      sink.Left(side == 0 ? JoinSide::kLeft : JoinSide::kRight, *tuple, e.ts, e.matched);
-      tuple.reset();
-      free_slots[side].push_back(e.slot);
-      if (keys[k].empty()) keys.Emptied();
+  // A side's next element to leave, worked out when the queue changed, else kept: in-order data
+  // pushes behind it, and Release looks at both sides after every element it lets out.
+  struct Next {
+    bool known = false;  // the fields below are up to date
+    bool any = false;    // the side has a queued element
+    bool heap = false;   // it is the heap's front, else the FIFO's
+    int64_t cleanup = 0;
+    uint32_t seq = 0;
+    uint32_t key = 0;
+  };
+  Next next[2];
+
+  void Queue(int side, int64_t cleanup, uint32_t seq, uint32_t k) {
+    const bool heap = queue[side].Push(cleanup, seq, k);
+    Next& n = next[side];
+    if (n.known && (!n.any || CleanupQueue::Before(cleanup, seq, n.cleanup, n.seq))) {
+      n = Next{true, true, heap, cleanup, seq, k};
     }
+  }
+
+  const Next& Front(int side) {
+    Next& n = next[side];
+    if (n.known) return n;
+    const CleanupQueue& q = queue[side];
+    n = Next{true, false, false, 0, 0, 0};
+    if (!q.fifo_empty()) {
+      n.key = q.fifo_front();
+      const Entry& e = keys[n.key].At(side, 0);
+      n.cleanup = Cleanup(side, e.ts);
+      n.seq = e.seq();
+      n.any = true;
+    }
+    // On a tie (the same element) the heap's: it is the one to pop.
+    if (const CleanupQueue::Timer* t = q.heap_front();
+        t != nullptr && (!n.any || !CleanupQueue::Before(n.cleanup, n.seq, t->cleanup, t->seq))) {
+      n = Next{true, true, true, t->cleanup, t->seq, t->key};
+    }
+    return n;
+  }
+
+  void Leave(int side, const Entry& e) {
+    sink.LeftRow(side == 0 ? JoinSide::kLeft : JoinSide::kRight, Held(side, e), e.ts, e.matched());
+    arena[side].Release(e.row);
+  }
+
+  // Lets out, in (cleanup, arrival) order, every queued element whose cleanup time is below
+  // `until`.
+  void Release(int64_t until) {
+    if (saturated_low > 0) ReleaseSaturated(true);
+    for (;;) {
+      const Next& l = Front(0);
+      const Next& r = Front(1);
+      if (!l.any && !r.any) return;
+      const int side =
+          !r.any || (l.any && CleanupQueue::Before(l.cleanup, l.seq, r.cleanup, r.seq)) ? 0 : 1;
+      const Next n = next[side];
+      if (n.cleanup >= until) return;
+      if (n.heap) {
+        queue[side].PopHeap();
+      } else {
+        queue[side].PopFifo();
+      }
+      next[side].known = false;
+      KeyState& ks = keys[n.key];
+      const Entry e = ks.At(side, 0);
+      ks.PopFront(side);
+      --held[side];
+      Leave(side, e);
+      if (ks.empty()) keys.Emptied();
+    }
+  }
+
+  // Lets out the elements whose cleanup time saturated low (the first of their buffers) or high
+  // (the last), in arrival order.
+  void ReleaseSaturated(bool low) {
+    saturated.clear();
+    for (uint32_t k = 0; k < keys.slots().size(); ++k) {
+      const KeyState& ks = keys[k];
+      if (!ks.in_table) continue;
+      for (int side = 0; side < 2; ++side) {
+        const uint32_t n = ks.Size(side);
+        for (uint32_t j = 0; j < n; ++j) {
+          const uint32_t i = low ? j : n - 1 - j;
+          const Entry& e = ks.At(side, i);
+          if (Cleanup(side, e.ts) != (low ? kMin : kMax)) break;
+          saturated.push_back({e.seq(), side, e});
+        }
+      }
+    }
+    std::sort(saturated.begin(), saturated.end(),
+              [](const Saturated& a, const Saturated& b) { return a.seq < b.seq; });
+    for (const Saturated& s : saturated) Leave(s.side, s.entry);
+    // Then out of the buffers (the sink has seen them all).
+    for (uint32_t k = 0; k < keys.slots().size(); ++k) {
+      KeyState& ks = keys[k];
+      if (!ks.in_table || ks.empty()) continue;
+      for (int side = 0; side < 2; ++side) {
+        uint32_t gone = 0;
+        const uint32_t n = ks.Size(side);
+        while (gone < n &&
+               Cleanup(side, ks.At(side, low ? gone : n - 1 - gone).ts) == (low ? kMin : kMax)) {
+          ++gone;
+        }
+        if (low) {
+          ks.PopFront(side, gone);
+        } else {
+          ks.PopBack(side, gone);
+        }
+        held[side] -= gone;
+      }
+      if (ks.empty()) keys.Emptied();
+    }
+    (low ? saturated_low : saturated_high) = 0;
+  }
+
+  // Numbers the held elements 0, 1, ... in arrival order, so arrival numbers fit 31 bits however
+  // long the state runs.
+  void Renumber() {
+    std::vector<uint32_t> seqs;
+    seqs.reserve(held[0] + held[1]);
+    for (const KeyState& ks : keys.slots()) {
+      if (!ks.in_table) continue;
+      for (int side = 0; side < 2; ++side) {
+        for (uint32_t i = 0; i < ks.Size(side); ++i) seqs.push_back(ks.At(side, i).seq());
+      }
+    }
+    std::sort(seqs.begin(), seqs.end());
+    // The new number of `seq`: how many held elements arrived before it.
+    auto renumber = [&](uint32_t seq) {
+      return static_cast<uint32_t>(std::lower_bound(seqs.begin(), seqs.end(), seq) - seqs.begin());
+    };
+    for (uint32_t k = 0; k < keys.slots().size(); ++k) {
+      KeyState& ks = keys[k];
+      if (!ks.in_table) continue;
+      for (int side = 0; side < 2; ++side) {
+        for (uint32_t i = 0; i < ks.Size(side); ++i) {
+          Entry& e = ks.At(side, i);
+          e.order = renumber(e.seq()) << 1 | (e.order & 1);
+        }
+      }
+    }
+    for (CleanupQueue& q : queue) q.Renumber(renumber);
+    for (Next& n : next) n.known = false;
+    next_seq = static_cast<uint32_t>(seqs.size());
+  }
+
+  void Drain() {
+    Release(kMax);  // every queued cleanup time is below kMax
+    if (saturated_high > 0) ReleaseSaturated(false);
+    keys.Rebuild(16);  // nothing is held: forget every key
   }
 };
 
@@ -247,29 +572,26 @@ IntervalJoinOptions FlinkOptions(IntervalBounds b) noexcept {
 
 }  // namespace
 
-IntervalJoinState::IntervalJoinState(IntervalBounds bounds, IntervalJoinSink& sink)
+IntervalJoinState::IntervalJoinState(IntervalBounds bounds, IntervalJoinRowSink& sink)
     : impl_(std::make_unique<Impl>(FlinkOptions(bounds), sink)) {}
 
-IntervalJoinState::IntervalJoinState(IntervalJoinSink& sink, const IntervalJoinOptions& options)
+IntervalJoinState::IntervalJoinState(IntervalJoinRowSink& sink, const IntervalJoinOptions& options)
     : impl_(std::make_unique<Impl>(options, sink)) {}
 
 IntervalJoinState::~IntervalJoinState() = default;
 
 void IntervalJoinState::Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts,
-                            Tuple&& tuple) {
-  impl_->Add(static_cast<int>(side), key, hash, ts, std::move(tuple));
+                            const Tuple& tuple) {
+  impl_->Add(static_cast<int>(side), key, hash, ts, tuple);
 }
 
 void IntervalJoinState::Advance(int64_t watermark) {
   if (watermark <= impl_->watermark) return;
   impl_->watermark = watermark;
-  impl_->Release(watermark, false);
+  impl_->Release(watermark);
 }
 
-void IntervalJoinState::Drain() {
-  impl_->Release(kMax, true);
-  impl_->keys.Rebuild(16);  // nothing is held: forget every key
-}
+void IntervalJoinState::Drain() { impl_->Drain(); }
 
 bool IntervalJoinState::IsLate(int64_t ts) const noexcept { return ts < impl_->watermark; }
 int64_t IntervalJoinState::watermark() const noexcept { return impl_->watermark; }
@@ -283,8 +605,10 @@ std::size_t IntervalJoinState::keys() const noexcept { return impl_->keys.live()
 
 std::vector<int64_t> IntervalJoinState::Timestamps(JoinSide side) const {
   std::vector<int64_t> out;
+  const int s = static_cast<int>(side);
   for (const KeyState& k : impl_->keys.slots()) {
-    for (const Entry& e : k.sides[static_cast<int>(side)]) out.push_back(e.ts);
+    if (!k.in_table) continue;
+    for (uint32_t i = 0; i < k.Size(s); ++i) out.push_back(k.At(s, i).ts);
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "bolts/join/interval_join_row.h"
 #include "bolts/join/join_key.h"
 #include "tempest/joins.h"
 #include "topology/tuple.h"
@@ -18,23 +19,51 @@ struct IntervalBounds {
 };
 
 // Where the state's results go. Calls come from inside Add / Advance / Drain; a receiver must not
-// call back into the state.
-class IntervalJoinSink {
+// call back into the state. Rows are shown as IntervalJoinRow: the tuple being added, or a held
+// row, packed, read only as far as the receiver asks.
+class IntervalJoinRowSink {
  public:
-  virtual ~IntervalJoinSink() = default;
+  virtual ~IntervalJoinRowSink() = default;
   // A pair within the bounds; `ts` is the pair's event time, max(left ts, right ts).
-  virtual void Joined(const topology::Tuple& left, const topology::Tuple& right, int64_t ts) = 0;
-  // An element leaves the state (`matched`: it was part of at least one pair). The state drops
-  // the tuple afterwards; the receiver may move from it.
-  virtual void Left(JoinSide side, topology::Tuple& tuple, int64_t ts, bool matched) = 0;
+  virtual void JoinedRows(const IntervalJoinRow& left, const IntervalJoinRow& right,
+                          int64_t ts) = 0;
+  // An element leaves the state (`matched`: it was part of at least one pair); its row is
+  // released after the call.
+  virtual void LeftRow(JoinSide side, const IntervalJoinRow& row, int64_t ts, bool matched) = 0;
   // Whether two elements of one key within the bounds pair up: a further condition on the pair
   // (the symmetric join's post-join filter). Only pairs it accepts are joined and mark their
   // elements matched.
+  virtual bool PairsRows(const IntervalJoinRow& left, const IntervalJoinRow& right) {
+    (void)left;
+    (void)right;
+    return true;
+  }
+};
+
+// An IntervalJoinRowSink for receivers that read Tuples: each held row is unpacked whole (values
+// and ack metadata) into a scratch tuple for the call, and the ack value that emits anchored to
+// it added goes back into the row.
+class IntervalJoinSink : public IntervalJoinRowSink {
+ public:
+  // A pair within the bounds; `ts` is the pair's event time, max(left ts, right ts).
+  virtual void Joined(const topology::Tuple& left, const topology::Tuple& right, int64_t ts) = 0;
+  // An element leaves the state (`matched`: it was part of at least one pair). The tuple is the
+  // receiver's to move from.
+  virtual void Left(JoinSide side, topology::Tuple& tuple, int64_t ts, bool matched) = 0;
+  // As PairsRows.
   virtual bool Pairs(const topology::Tuple& left, const topology::Tuple& right) {
     (void)left;
     (void)right;
     return true;
   }
+
+  void JoinedRows(const IntervalJoinRow& left, const IntervalJoinRow& right, int64_t ts) final;
+  void LeftRow(JoinSide side, const IntervalJoinRow& row, int64_t ts, bool matched) final;
+  bool PairsRows(const IntervalJoinRow& left, const IntervalJoinRow& right) final;
+
+ private:
+  const topology::Tuple& AsTuple(const IntervalJoinRow& row, int i);
+  topology::Tuple scratch_[2];
 };
 
 // How long elements stay and what a left element pairs with, when they are not Flink's.
@@ -48,6 +77,9 @@ struct IntervalJoinOptions {
   // arrival, then it leaves at once, matched, without being stored; or with the first right
   // element that pairs with it, after which no right element sees it.
   bool left_once = false;
+  // Arrival numbers are 31 bits; past this many arrivals the held elements are renumbered (a
+  // test lowers it to exercise that).
+  uint32_t renumber_at = uint32_t{1} << 31;
 };
 
 // The buffers of an interval join (Flink's IntervalJoinOperator state), with Tempest's watermark
@@ -58,23 +90,29 @@ struct IntervalJoinOptions {
 // t is our t + 1). Elements leave in order of cleanup time, then arrival. Keys whose buffers are
 // both empty are forgotten in sweeps (once they outnumber the others and 1024), so the state is
 // bounded by the interval, not by the input. With IntervalJoinOptions the stays, the probe range,
-// a pair filter (IntervalJoinSink::Pairs) and left-once matching are the caller's (the symmetric
-// join's append mode); the rest is the same.
-// Single-threaded.
+// a pair filter (IntervalJoinRowSink::PairsRows) and left-once matching are the caller's (the
+// symmetric join's append mode); the rest is the same.
+//
+// Memory: a held element is its row packed (packed_row.h: origin, ack anchors, fields) in its
+// side's RowArena, a 16-byte entry (timestamp, row, arrival number, matched) in its key's
+// timestamp-ordered buffer of that side (the first entry inline in the key's slot, more in a
+// ring), and 4 bytes in its side's cleanup queue. A probe searches the entries and reads only the
+// rows that pair. Single-threaded.
 class IntervalJoinState {
  public:
-  IntervalJoinState(IntervalBounds bounds, IntervalJoinSink& sink);
+  IntervalJoinState(IntervalBounds bounds, IntervalJoinRowSink& sink);
   // Stays and pairing as `options` say (the symmetric join's append mode).
-  IntervalJoinState(IntervalJoinSink& sink, const IntervalJoinOptions& options);
+  IntervalJoinState(IntervalJoinRowSink& sink, const IntervalJoinOptions& options);
   ~IntervalJoinState();
   IntervalJoinState(const IntervalJoinState&) = delete;
   IntervalJoinState& operator=(const IntervalJoinState&) = delete;
 
-  // Stores the tuple under `key` (its parts, not null; `hash` = HashKey(key); they may point into
-  // `tuple`, which is moved in only after the key is copied) and joins it with
-  // the other side's elements of that key in the interval, in their timestamp order. Lateness is
-  // the caller's check (IsLate): this never refuses an element.
-  void Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts, topology::Tuple&& tuple);
+  // Joins the tuple with the other side's elements of `key` (its parts, not null; `hash` =
+  // HashKey(key)) in the interval, in their timestamp order, then stores a packed copy of it,
+  // with the ack value those pairs' emits gave it. Lateness is the caller's check (IsLate): this
+  // never refuses an element.
+  void Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts,
+           const topology::Tuple& tuple);
   // Raises the watermark (never lowers it) and lets out every element it has passed.
   void Advance(int64_t watermark);
   // Lets every element out (end of the input), in the same order as Advance would.

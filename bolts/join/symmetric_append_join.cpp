@@ -26,7 +26,7 @@ namespace {
 
 constexpr const char* kOpField = "_op";
 
-class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinSink {
+class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinRowSink {
  public:
   AppendJoinRunner(const SymmetricHashJoinBoltConfig& config,
                    const topology::TopologyContext& context, topology::OutputCollector& out,
@@ -70,7 +70,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
       }
     }
     options.left_once = semi_ || anti_;
-    state_.emplace(static_cast<IntervalJoinSink&>(*this), options);
+    state_.emplace(static_cast<IntervalJoinRowSink&>(*this), options);
 
     event_time_.emplace(
         context, out_, clock_, clock_(),
@@ -83,6 +83,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   }
 
   void Handle(const Tuple& input, Tuple* owned) override {
+    (void)owned;  // the state keeps a packed copy
     const Source& src = SourceOf(input);
     if (src.side < 0) {
       Drop(input, fmt::format("tuple {} comes from \"{}\", which the join does not name; acked "
@@ -104,11 +105,11 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     if (!ts) return;
     if (flushed_) {
       // A replay after the end of input: it joins what comes with it and leaves at once.
-      Store(input, owned, src, *ts);
+      Store(input, src, *ts);
       state_->Drain();
       return;
     }
-    event_time_->Admit(input, *ts, [&] { Store(input, owned, src, *ts); });
+    event_time_->Admit(input, *ts, [&] { Store(input, src, *ts); });
   }
 
   void OnTick() override {
@@ -151,22 +152,13 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     return s;
   }
 
-  // The plan of a held tuple of `side`: most sides have one stream, so the last one is kept.
-  const InputPlan& PlanOf(const Tuple& t, int side) {
-    if (t.schema() != last_schema_[side]) {
-      last_schema_[side] = t.schema();
-      last_plan_[side] = SourceOf(t).plan;
-    }
-    return *last_plan_[side];
-  }
-
   void Drop(const Tuple& t, const std::string& why) {
     if (++reported_ <= 10) out_.ReportError(why);
     out_.Ack(t);
     out_.ReportDropped();
   }
 
-  void Store(const Tuple& input, Tuple* owned, const Source& src, int64_t ts) {
+  void Store(const Tuple& input, const Source& src, int64_t ts) {
     const int side = src.side;
     const std::optional<ConditionPart>& filter =
         !condition_ ? no_filter_ : (side == 0 ? condition_->left : condition_->right);
@@ -180,7 +172,8 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
       // as it is), the others' are let go.
       adding_ = side;
       if (preserved_[side] || (anti_ && side == 0)) {
-        EmitRow(side == 0 ? &input : nullptr, side == 1 ? &input : nullptr);
+        const IntervalJoinRow row(input);
+        EmitRow(side == 0 ? &row : nullptr, side == 1 ? &row : nullptr);
       }
       adding_ = -1;
       out_.Ack(input);
@@ -189,15 +182,10 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     const uint64_t hash = HashKey(key_);
     const JoinSide js = side == 0 ? JoinSide::kLeft : JoinSide::kRight;
     adding_ = side;
-    // key_ points into `input`: the state copies the key before it moves the tuple in. A side
-    // that is never evicted is acked now, after its outputs were anchored to it, so it must not
-    // be moved from.
+    // Outputs are anchored to `input` itself (a side that is never evicted is acked now, after
+    // them); the state keeps a packed copy with the ack value they gave it.
     const bool ack_now = !evicts_[side];
-    if (owned != nullptr && !(ack_now && acking_)) {
-      state_->Add(js, key_, hash, ts, std::move(*owned));
-    } else {
-      state_->Add(js, key_, hash, ts, Tuple(input));
-    }
+    state_->Add(js, key_, hash, ts, input);
     adding_ = -1;
     if (ack_now) out_.Ack(input);
     const std::size_t held = state_->size(JoinSide::kLeft) + state_->size(JoinSide::kRight);
@@ -218,12 +206,12 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   }
 
   // The state's calls.
-  bool Pairs(const Tuple& left, const Tuple& right) override {
+  bool PairsRows(const IntervalJoinRow& left, const IntervalJoinRow& right) override {
     if (!condition_ || !condition_->pairs) return true;
-    const Tuple* both[2] = {&left, &right};
+    const Tuple* both[2] = {&AsTuple(left, 0), &AsTuple(right, 1)};
     return condition_->pairs->bound.Holds(both);
   }
-  void Joined(const Tuple& left, const Tuple& right, int64_t ts) override {
+  void JoinedRows(const IntervalJoinRow& left, const IntervalJoinRow& right, int64_t ts) override {
     (void)ts;
     if (anti_) return;  // an anti join emits only what never matches
     if (semi_) {
@@ -232,36 +220,79 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
     }
     EmitRow(&left, &right);
   }
-  void Left(JoinSide side, Tuple& t, int64_t ts, bool matched) override {
+  void LeftRow(JoinSide side, const IntervalJoinRow& row, int64_t ts, bool matched) override {
     (void)ts;
     const int s = side == JoinSide::kLeft ? 0 : 1;
     if (!matched && (preserved_[s] || (anti_ && s == 0))) {
-      EmitRow(s == 0 ? &t : nullptr, s == 1 ? &t : nullptr);
+      EmitRow(s == 0 ? &row : nullptr, s == 1 ? &row : nullptr);
     }
-    if (evicts_[s]) out_.Ack(t);  // the others were acked when processed
+    if (!evicts_[s]) return;  // the others were acked when processed
+    if (row.added() != nullptr) {
+      out_.Ack(*row.added());
+    } else if (row.tracked()) {
+      row.Unpack(acked_);  // whole: an ack is the row to whoever receives it
+      out_.Ack(acked_);
+    } else {
+      topology::TupleAccess::Rebind(untracked_, row.schema(), row.source_task());
+      out_.Ack(untracked_);
+    }
+  }
+
+  // A row as a Tuple for the condition: the added tuple, or a held row unpacked into scratch i.
+  const Tuple& AsTuple(const IntervalJoinRow& row, int i) {
+    if (row.added() != nullptr) return *row.added();
+    row.Unpack(pair_tuples_[i]);
+    return pair_tuples_[i];
+  }
+
+  // The plan of a row of `side`: most sides have one stream, so the last one is kept.
+  const InputPlan& PlanOf(const IntervalJoinRow& r, int side) {
+    if (r.schema() != last_schema_[side]) {
+      last_schema_[side] = r.schema();
+      topology::TupleAccess::Rebind(untracked_, r.schema(), r.source_task());
+      last_plan_[side] = SourceOf(untracked_).plan;
+    }
+    return *last_plan_[side];
   }
 
   // `left`/`right`: the output's rows (null: padded); `cause`: another row to anchor to (a semi
   // join's right row). A row is an anchor while it is unacked: its side is evicted, or it is
-  // the row being processed.
-  void EmitRow(const Tuple* left, const Tuple* right, const Tuple* cause = nullptr) {
+  // the row being processed. The row being processed is anchored to as itself, a held one
+  // through a stand-in carrying its ack metadata, whose gained ack value goes back into it.
+  void EmitRow(const IntervalJoinRow* left, const IntervalJoinRow* right,
+               const IntervalJoinRow* cause = nullptr) {
     topology::Values row;
     row.reserve(plan_.select.size());
     for (std::size_t f = 0; f < plan_.select.size(); ++f) {
       const SelectPlan& sel = plan_.select[f];
       const int side = sel.input == 0 ? 0 : 1;
-      const Tuple* t = side == 0 ? left : right;
-      const Value* v = nullptr;
-      if (t != nullptr) v = LookupPath(*t, PlanOf(*t, side).select_index[f], sel.path);
-      row.push_back(v != nullptr ? *v : Value());
+      const IntervalJoinRow* r = side == 0 ? left : right;
+      if (r == nullptr) {
+        row.emplace_back();
+        continue;
+      }
+      r->AppendValue(PlanOf(*r, side).select_index[f], sel.path, row);
     }
     std::size_t n = 0;
-    const Tuple* rows[3] = {left, right, cause};
+    const IntervalJoinRow* rows[3] = {left, right, cause};
     const int sides[3] = {0, 1, 1};
     for (int i = 0; i < 3; ++i) {
-      if (rows[i] != nullptr && (evicts_[sides[i]] || adding_ == sides[i])) anchors_[n++] = rows[i];
+      if (rows[i] == nullptr || !(evicts_[sides[i]] || adding_ == sides[i])) {
+        rows[i] = nullptr;
+        continue;
+      }
+      if (rows[i]->added() != nullptr) {
+        anchors_[n++] = rows[i]->added();
+        rows[i] = nullptr;
+        continue;
+      }
+      rows[i]->LoadAnchor(anchor_tuples_[i]);
+      anchors_[n++] = &anchor_tuples_[i];
     }
     out_.Emit(config_.output_stream, topology::Anchors(anchors_, n), std::move(row));
+    for (int i = 0; i < 3; ++i) {
+      if (rows[i] != nullptr) rows[i]->FoldAck(anchor_tuples_[i]);
+    }
   }
 
   const SymmetricHashJoinBoltConfig& config_;
@@ -286,7 +317,11 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinS
   const InputPlan* last_plan_[2] = {nullptr, nullptr};
   KeyRef key_;
   const Tuple* anchors_[3] = {nullptr, nullptr, nullptr};
-  int adding_ = -1;  // the side of the row being processed, while it is
+  Tuple anchor_tuples_[3];  // stand-ins for held rows an output is anchored to
+  Tuple pair_tuples_[2];    // held rows unpacked for the pair condition
+  Tuple acked_;             // a tracked held row, unpacked to be acked
+  Tuple untracked_;         // the stream of an untracked held row (no values, no anchors)
+  int adding_ = -1;         // the side of the row being processed, while it is
   std::size_t peak_[2] = {0, 0};
   bool flushed_ = false;
   uint64_t reported_ = 0;

@@ -23,11 +23,17 @@ struct HeldRow {
 // rounding). One spare chunk is kept, so a tumbling window does not go back to malloc per chunk.
 // A row larger than a chunk gets a chunk of its own. At most 65,536 chunks (4 GiB of rows of up
 // to a chunk each) are held at once. Single-threaded.
+//
+// Constructed with a smaller first chunk size, chunks start at that size and double, up to
+// kChunkBytes, as the bytes held grow (a new chunk is at least an eighth of the chunk bytes in
+// use): a state holding a few kilobytes does not pay for 64 KiB chunks.
 class RowArena {
  public:
   static constexpr uint32_t kChunkBytes = 64 * 1024;
 
   RowArena() = default;
+  // `first_chunk_bytes`: a power of two up to kChunkBytes.
+  explicit RowArena(uint32_t first_chunk_bytes) noexcept : first_chunk_(first_chunk_bytes) {}
   RowArena(const RowArena&) = delete;
   RowArena& operator=(const RowArena&) = delete;
   ~RowArena() {
@@ -42,7 +48,9 @@ class RowArena {
       slot = NewChunk(n);  // its own, never the one being filled
     } else if (current_ == kNone || chunks_[current_].cap - chunks_[current_].used < n) {
       if (current_ != kNone && chunks_[current_].live == 0) Recycle(current_);
-      slot = current_ = NewChunk(kChunkBytes);
+      uint32_t size = NextChunkBytes();
+      while (size < n) size *= 2;
+      slot = current_ = NewChunk(size);
     }
     Chunk& c = chunks_[slot];
     const HeldRow at{static_cast<uint16_t>(slot), static_cast<uint16_t>(c.used)};
@@ -86,12 +94,22 @@ class RowArena {
     uint32_t live = 0;  // rows not released
   };
 
-  // A chunk of `cap` bytes (kChunkBytes, or a large row's size); returns its slot.
+  // The size of the next chunk to fill.
+  uint32_t NextChunkBytes() const noexcept {
+    uint32_t size = first_chunk_;
+    while (size < kChunkBytes && 8 * std::size_t{size} < bytes_in_use_) size *= 2;
+    return size;
+  }
+
+  // A chunk of `cap` bytes (a chunk size, or a large row's size); returns its slot.
   uint32_t NewChunk(std::size_t size) {
     if (size > std::numeric_limits<uint32_t>::max()) throw std::length_error("a row over 4 GiB");
     const auto cap = static_cast<uint32_t>(size);
     uint8_t* data = nullptr;
-    if (cap == kChunkBytes && spare_ != nullptr) {
+    if (spare_ != nullptr && spare_cap_ != cap && cap <= kChunkBytes) {
+      std::free(std::exchange(spare_, nullptr));  // outgrown
+    }
+    if (spare_ != nullptr && spare_cap_ == cap) {
       data = std::exchange(spare_, nullptr);
     } else {
       data = static_cast<uint8_t*>(std::malloc(cap));
@@ -112,13 +130,16 @@ class RowArena {
       free_slots_.reserve(chunks_.size());  // Recycle (noexcept) never allocates
     }
     chunks_[slot] = Chunk{data, 0, cap, 0};
+    bytes_in_use_ += cap;
     return slot;
   }
 
   void Recycle(uint32_t slot) noexcept {
     Chunk& c = chunks_[slot];
-    if (c.cap == kChunkBytes && spare_ == nullptr) {
+    bytes_in_use_ -= c.cap;
+    if (c.cap <= kChunkBytes && spare_ == nullptr) {
       spare_ = c.data;
+      spare_cap_ = c.cap;
     } else {
       std::free(c.data);
     }
@@ -131,6 +152,9 @@ class RowArena {
   std::vector<uint32_t> free_slots_;
   uint32_t current_ = kNone;
   uint8_t* spare_ = nullptr;
+  uint32_t spare_cap_ = 0;
+  uint32_t first_chunk_ = kChunkBytes;
+  std::size_t bytes_in_use_ = 0;  // the caps of the chunks holding rows
 };
 
 }  // namespace tempest::bolts

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bolts/windowing/packed_row.h"
+#include "topology/tuple.h"
+
+namespace tempest::bolts {
+
+// Where a held row came from: the stream it came on and the task that emitted it.
+struct JoinRowOrigin {
+  const topology::StreamSchema* schema = nullptr;
+  int task = 0;
+};
+
+// An element of an interval join as the state shows it to its sink: the tuple being added, or a
+// row the state holds, packed (bolts/windowing/packed_row.h). Only what the sink asks for is
+// read, so a held row that is not looked at costs nothing. Valid during the sink's call only.
+class IntervalJoinRow {
+ public:
+  explicit IntervalJoinRow(const topology::Tuple& added) noexcept : added_(&added) {}
+  // A held row; `origins`: its side's table, indexed by the row's origin.
+  IntervalJoinRow(uint8_t* packed, const JoinRowOrigin* origins) noexcept
+      : packed_(packed), origins_(origins) {}
+
+  // The tuple being added; null for a held row.
+  const topology::Tuple* added() const noexcept { return added_; }
+  const topology::StreamSchema* schema() const noexcept {
+    return added_ != nullptr ? added_->schema() : Origin().schema;
+  }
+  int source_task() const noexcept {
+    return added_ != nullptr ? added_->GetSourceTask() : Origin().task;
+  }
+
+  // Appends to `out` the value LookupPath(row, index, path) finds, or null when it finds none.
+  void AppendValue(int index, const std::vector<std::string>& path, topology::Values& out) const;
+  // Appends field `index` (null when the row has no such field).
+  void AppendField(int index, topology::Values& out) const;
+
+  // Whether the row has ack anchors (acking is on).
+  bool tracked() const noexcept;
+  // Makes `scratch` a stand-in to anchor an emit to: the row's stream, source and ack metadata
+  // (its values are left alone). FoldAck then gives the row the ack value the emit added.
+  void LoadAnchor(topology::Tuple& scratch) const;
+  void FoldAck(const topology::Tuple& scratch) const noexcept;
+  // The row as a whole Tuple in `out` (stream, source, values, ack metadata): to ack or fail it,
+  // or for a receiver that reads Tuples. Reuses what `out` holds.
+  void Unpack(topology::Tuple& out) const;
+
+ private:
+  const JoinRowOrigin& Origin() const noexcept;
+
+  const topology::Tuple* added_ = nullptr;
+  uint8_t* packed_ = nullptr;
+  const JoinRowOrigin* origins_ = nullptr;
+};
+
+}  // namespace tempest::bolts
