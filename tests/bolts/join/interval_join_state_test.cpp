@@ -379,5 +379,96 @@ TEST(IntervalJoinStateTest, CleanupTimesFollowFlink) {
   EXPECT_EQ(far.CleanupTime(JoinSide::kLeft, 5), std::numeric_limits<int64_t>::max());
 }
 
+// Beyond the bolt's shapes: the symmetric join's options, and the state's own bookkeeping.
+
+// Adds [key, ts, tag] elements to a state built with `options`, recording what it reports.
+class OptionsHarness {
+ public:
+  explicit OptionsHarness(const IntervalJoinOptions& options)
+      : state_(std::make_unique<IntervalJoinState>(out, options)) {
+    schema_.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
+  }
+  void Add(JoinSide side, int64_t ts, const std::string& key, const std::string& tag) {
+    Tuple t(&schema_, 1, topology::Values{Value(key), Value(ts), Value(tag)});
+    const Value k(key);
+    const KeyRef ref = {&k};
+    state_->Add(side, ref, HashKey(ref), ts, t);
+  }
+  std::vector<std::string> LeftTags() const {
+    std::vector<std::string> tags;
+    for (const auto& l : out.left) tags.push_back(l.tag);
+    return tags;
+  }
+  IntervalJoinState& state() { return *state_; }
+
+  Recorder out;
+
+ private:
+  topology::StreamSchema schema_;
+  std::unique_ptr<IntervalJoinState> state_;
+};
+
+TEST(IntervalJoinStateTest, ASideThatNeverLeavesDrainsInArrivalOrderAfterTheOthers) {
+  IntervalJoinOptions o;
+  o.bounds = {-100, 100};
+  o.stay[0] = IntervalJoinOptions::kNeverLeaves;
+  o.stay[1] = 0;
+  OptionsHarness h(o);
+  h.Add(JoinSide::kLeft, 5, "a", "l5");
+  h.Add(JoinSide::kLeft, 3, "b", "l3");
+  h.Add(JoinSide::kRight, 7, "a", "r7");
+  h.Add(JoinSide::kLeft, 4, "a", "l4");
+  h.Add(JoinSide::kRight, 2, "b", "r2");
+  h.state().Advance(6);  // r2 leaves; the left side stays whatever the watermark
+  EXPECT_EQ(h.LeftTags(), (std::vector<std::string>{"r2"}));
+  h.state().Drain();
+  EXPECT_EQ(h.LeftTags(), (std::vector<std::string>{"r2", "r7", "l5", "l3", "l4"}));
+  EXPECT_EQ(h.state().size(JoinSide::kLeft), 0u);
+  EXPECT_EQ(h.state().keys(), 0u);
+}
+
+TEST(IntervalJoinStateTest, CleanupTimesSaturatedLowLeaveFirstInArrivalOrder) {
+  constexpr int64_t kLow = std::numeric_limits<int64_t>::min();
+  IntervalJoinOptions o;
+  o.bounds = {-100, 100};
+  o.stay[0] = 0;
+  o.stay[1] = -10;  // the symmetric join's stays may be negative
+  OptionsHarness h(o);
+  h.Add(JoinSide::kRight, kLow + 5, "a", "r5");
+  h.Add(JoinSide::kRight, kLow + 2, "b", "r2");
+  h.Add(JoinSide::kRight, kLow + 4, "a", "r4");
+  h.Add(JoinSide::kRight, 100, "a", "r100");  // leaves once the watermark is above 90
+  h.Add(JoinSide::kLeft, kLow + 1, "c", "l1");
+  h.state().Advance(kLow + 2);
+  EXPECT_EQ(h.LeftTags(), (std::vector<std::string>{"r5", "r2", "r4", "l1"}));
+  h.state().Advance(91);
+  EXPECT_EQ(h.LeftTags(), (std::vector<std::string>{"r5", "r2", "r4", "l1", "r100"}));
+}
+
+TEST(IntervalJoinStateTest, RenumberingArrivalsKeepsTheOrderElementsLeaveIn) {
+  // The same elements, out of order across keys and sides, with arrival numbers renumbered
+  // every few arrivals and never: the same pairs and the same leaving order.
+  auto run = [](uint32_t renumber_at) {
+    IntervalJoinOptions o;
+    o.bounds = {-3, 3};
+    o.stay[0] = 3;
+    o.stay[1] = 3;
+    o.renumber_at = renumber_at;
+    OptionsHarness h(o);
+    for (int64_t i = 0; i < 300; ++i) {
+      const int64_t ts = i % 7 == 6 ? i - 5 : i;
+      const std::string key = "k" + std::to_string(i % 5);
+      h.Add(i % 3 == 0 ? JoinSide::kRight : JoinSide::kLeft, ts, key, std::to_string(i));
+      if (i % 4 == 0) h.state().Advance(i - 8);
+    }
+    h.state().Drain();
+    return std::make_pair(h.out.pairs, h.LeftTags());
+  };
+  const auto plain = run(uint32_t{1} << 31);
+  EXPECT_EQ(plain.second.size(), 300u);
+  EXPECT_EQ(run(16), plain);
+  EXPECT_EQ(run(64), plain);
+}
+
 }  // namespace
 }  // namespace tempest::bolts

@@ -159,6 +159,35 @@ TEST(PackedValuesTest, PackedEqualsFollowsValueEquality) {
   }
 }
 
+TEST(RowArenaTest, SmallFirstChunksGrowWithWhatIsHeld) {
+  RowArena arena(1024);
+  std::vector<std::pair<HeldRow, std::string>> rows;
+  for (int i = 0; i < 40; ++i) {  // ~1.2 KiB: two 1 KiB chunks
+    std::string bytes(30, static_cast<char>('a' + i % 26));
+    const auto [row, at] = arena.Allocate(bytes.size());
+    std::memcpy(at, bytes.data(), bytes.size());
+    rows.emplace_back(row, std::move(bytes));
+  }
+  EXPECT_EQ(arena.chunks_in_use(), 2u);
+  for (int i = 0; i < 40000; ++i) {  // ~1.2 MB: chunks grow to an eighth of that, at most 64 KiB
+    std::string bytes(30, static_cast<char>('A' + i % 26));
+    const auto [row, at] = arena.Allocate(bytes.size());
+    std::memcpy(at, bytes.data(), bytes.size());
+    rows.emplace_back(row, std::move(bytes));
+  }
+  EXPECT_LT(arena.chunks_in_use(), 60u);
+  for (const auto& [row, bytes] : rows) {
+    ASSERT_EQ(std::memcmp(arena.Data(row), bytes.data(), bytes.size()), 0);
+  }
+  const std::string big(RowArena::kChunkBytes / 2, 'Z');  // larger than a small chunk
+  RowArena small(1024);
+  const auto [big_row, big_at] = small.Allocate(big.size());
+  std::memcpy(big_at, big.data(), big.size());
+  EXPECT_EQ(std::memcmp(small.Data(big_row), big.data(), big.size()), 0);
+  for (const auto& [row, bytes] : rows) arena.Release(row);
+  EXPECT_LE(arena.chunks_in_use(), 1u);  // the one being filled stays
+}
+
 TEST(RowArenaTest, RowsKeepTheirBytesAndChunksGoBackWhenEmpty) {
   RowArena arena;
   std::vector<std::pair<HeldRow, std::string>> rows;
