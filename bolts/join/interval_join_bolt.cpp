@@ -312,6 +312,8 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   // adds to their ack values goes back into the rows.
   void EmitRow(const IntervalJoinRow* left, const IntervalJoinRow* right, int64_t ts) {
     const IntervalJoinRow* rows[2] = {left, right};
+    const InputPlan* plans[2] = {left != nullptr ? &PlanOf(*left, 0) : nullptr,
+                                 right != nullptr ? &PlanOf(*right, 1) : nullptr};
     topology::Values row;
     row.reserve(select_.size());
     for (const int s : select_) {
@@ -320,14 +322,13 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
         continue;
       }
       const SelectPlan& sel = plan_.select[static_cast<std::size_t>(s)];
-      const IntervalJoinRow* r = rows[sel.input == 0 ? 0 : 1];
-      if (r == nullptr) {
+      const int side = sel.input == 0 ? 0 : 1;
+      if (rows[side] == nullptr) {
         row.emplace_back();
         continue;
       }
-      r->AppendValue(
-          PlanOf(*r, static_cast<int>(sel.input)).select_index[static_cast<std::size_t>(s)],
-          sel.path, row);
+      rows[side]->AppendValue(plans[side]->select_index[static_cast<std::size_t>(s)], sel.path,
+                              row);
     }
     std::size_t n = 0;
     for (int i = 0; i < 2; ++i) {

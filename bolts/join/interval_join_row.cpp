@@ -6,8 +6,11 @@
 namespace tempest::bolts {
 
 const JoinRowOrigin& IntervalJoinRow::Origin() const noexcept {
-  const uint8_t* p = packed_;
-  return origins_[packed::GetVarint(p) >> 2];  // the first varint: origin << 2 | anchors
+  if (origin_ == nullptr) {
+    const uint8_t* p = packed_;
+    origin_ = &origins_[packed::GetVarint(p) >> 2];  // the first varint: origin << 2 | anchors
+  }
+  return *origin_;
 }
 
 void IntervalJoinRow::AppendValue(int index, const std::vector<std::string>& path,
@@ -82,7 +85,7 @@ void IntervalJoinRow::Unpack(topology::Tuple& out) const {
     return;
   }
   const PackedRow r = PackedRow::Parse(packed_);
-  const JoinRowOrigin& o = origins_[r.origin];
+  const JoinRowOrigin& o = Origin();
   topology::TupleAccess::Rebind(out, o.schema, o.task);
   r.UnpackValues(topology::TupleAccess::MutableValues(out));
   r.LoadAck(topology::TupleAccess::MutableAck(out));

@@ -55,6 +55,7 @@ class IntervalJoinRow {
   const topology::Tuple* added_ = nullptr;
   uint8_t* packed_ = nullptr;
   const JoinRowOrigin* origins_ = nullptr;
+  mutable const JoinRowOrigin* origin_ = nullptr;  // found on first use
 };
 
 }  // namespace tempest::bolts

@@ -361,6 +361,7 @@ struct IntervalJoinState::Impl {
     KeyState& ks = keys[k];
     const uint32_t n = ks.Size(o);
     const bool once = left_once && side == 0;
+    const bool filters = sink.filters_pairs();
     bool matched = false;
     // In-order data probes near the back: look there first.
     if (n > 0 && ks.At(o, n - 1).ts >= lo) {
@@ -371,7 +372,9 @@ struct IntervalJoinState::Impl {
         if (it.ts > hi) break;
         if (left_once && side == 1 && it.matched()) continue;  // that left element is done
         const IntervalJoinRow theirs = Held(o, it);
-        if (!(side == 0 ? sink.PairsRows(ours, theirs) : sink.PairsRows(theirs, ours))) continue;
+        if (filters && !(side == 0 ? sink.PairsRows(ours, theirs) : sink.PairsRows(theirs, ours))) {
+          continue;
+        }
         it.Match();
         matched = true;
         const int64_t pair_ts = std::max(ts, it.ts);

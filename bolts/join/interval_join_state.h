@@ -24,6 +24,9 @@ struct IntervalBounds {
 class IntervalJoinRowSink {
  public:
   virtual ~IntervalJoinRowSink() = default;
+  // Whether PairsRows is asked about candidate pairs; when not (the default), every pair within
+  // the bounds joins without a call.
+  bool filters_pairs() const noexcept { return filters_pairs_; }
   // A pair within the bounds; `ts` is the pair's event time, max(left ts, right ts).
   virtual void JoinedRows(const IntervalJoinRow& left, const IntervalJoinRow& right,
                           int64_t ts) = 0;
@@ -38,6 +41,12 @@ class IntervalJoinRowSink {
     (void)right;
     return true;
   }
+
+ protected:
+  void SetFiltersPairs(bool filters) noexcept { filters_pairs_ = filters; }
+
+ private:
+  bool filters_pairs_ = false;
 };
 
 // An IntervalJoinRowSink for receivers that read Tuples: each held row is unpacked whole (values
@@ -45,6 +54,7 @@ class IntervalJoinRowSink {
 // it added goes back into the row.
 class IntervalJoinSink : public IntervalJoinRowSink {
  public:
+  IntervalJoinSink() noexcept { SetFiltersPairs(true); }  // Pairs may be overridden
   // A pair within the bounds; `ts` is the pair's event time, max(left ts, right ts).
   virtual void Joined(const topology::Tuple& left, const topology::Tuple& right, int64_t ts) = 0;
   // An element leaves the state (`matched`: it was part of at least one pair). The tuple is the

@@ -70,6 +70,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
       }
     }
     options.left_once = semi_ || anti_;
+    SetFiltersPairs(condition_ && condition_->pairs);
     state_.emplace(static_cast<IntervalJoinRowSink&>(*this), options);
 
     event_time_.emplace(
@@ -207,7 +208,6 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
 
   // The state's calls.
   bool PairsRows(const IntervalJoinRow& left, const IntervalJoinRow& right) override {
-    if (!condition_ || !condition_->pairs) return true;
     const Tuple* both[2] = {&AsTuple(left, 0), &AsTuple(right, 1)};
     return condition_->pairs->bound.Holds(both);
   }
@@ -261,17 +261,19 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
   // through a stand-in carrying its ack metadata, whose gained ack value goes back into it.
   void EmitRow(const IntervalJoinRow* left, const IntervalJoinRow* right,
                const IntervalJoinRow* cause = nullptr) {
+    const IntervalJoinRow* sides_rows[2] = {left, right};
+    const InputPlan* plans[2] = {left != nullptr ? &PlanOf(*left, 0) : nullptr,
+                                 right != nullptr ? &PlanOf(*right, 1) : nullptr};
     topology::Values row;
     row.reserve(plan_.select.size());
     for (std::size_t f = 0; f < plan_.select.size(); ++f) {
       const SelectPlan& sel = plan_.select[f];
       const int side = sel.input == 0 ? 0 : 1;
-      const IntervalJoinRow* r = side == 0 ? left : right;
-      if (r == nullptr) {
+      if (sides_rows[side] == nullptr) {
         row.emplace_back();
         continue;
       }
-      r->AppendValue(PlanOf(*r, side).select_index[f], sel.path, row);
+      sides_rows[side]->AppendValue(plans[side]->select_index[f], sel.path, row);
     }
     std::size_t n = 0;
     const IntervalJoinRow* rows[3] = {left, right, cause};

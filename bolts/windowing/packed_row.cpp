@@ -15,20 +15,6 @@ uint64_t Head(uint32_t origin, std::size_t anchors) noexcept {
 
 }  // namespace
 
-PackedRow PackedRow::Parse(const uint8_t* data) noexcept {
-  PackedRow r;
-  const uint8_t* p = data;
-  const uint64_t head = GetVarint(p);
-  r.origin = static_cast<uint32_t>(head >> 2);
-  r.anchors = static_cast<uint32_t>(head & 3);
-  if (r.anchors == 3) r.anchors = static_cast<uint32_t>(GetVarint(p));
-  r.anchor_bytes = p;
-  p += 16 * std::size_t{r.anchors};
-  r.field_count = static_cast<uint32_t>(GetVarint(p));
-  r.fields = p;
-  return r;
-}
-
 std::size_t PackedRow::Size(const topology::Tuple& t, uint32_t origin) noexcept {
   const topology::AckMeta& ack = topology::TupleAccess::Ack(t);
   const std::size_t anchors = ack.anchors.size();

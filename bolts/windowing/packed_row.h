@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "bolts/windowing/packed_values.h"
 #include "topology/tuple.h"
 
 // A held tuple, packed: what a packed window keeps of each tuple instead of a Tuple.
@@ -24,8 +25,20 @@ struct PackedRow {
   const uint8_t* fields = nullptr;
   uint32_t field_count = 0;
 
-  // Parses the header of the row at `data`.
-  static PackedRow Parse(const uint8_t* data) noexcept;
+  // Parses the header of the row at `data` (inline: a held row is often read for one field).
+  static PackedRow Parse(const uint8_t* data) noexcept {
+    PackedRow r;
+    const uint8_t* p = data;
+    const uint64_t head = packed::GetVarint(p);
+    r.origin = static_cast<uint32_t>(head >> 2);
+    r.anchors = static_cast<uint32_t>(head & 3);
+    if (r.anchors == 3) r.anchors = static_cast<uint32_t>(packed::GetVarint(p));
+    r.anchor_bytes = p;
+    p += 16 * std::size_t{r.anchors};
+    r.field_count = static_cast<uint32_t>(packed::GetVarint(p));
+    r.fields = p;
+    return r;
+  }
   // The bytes of `t` packed with `origin`; Write writes them at `at`.
   static std::size_t Size(const topology::Tuple& t, uint32_t origin) noexcept;
   // At least Size, quicker to work out.
