@@ -5,19 +5,13 @@
 
 namespace tempest::topology {
 
-Cell RowBatch::CopyText(CellTag short_tag, CellTag long_tag, std::string_view text) {
-  if (text.size() <= Cell::kInline) {
-    Cell c = Cell::Of(short_tag);
-    std::memcpy(c.bytes, text.data(), text.size());
-    c.size = static_cast<uint8_t>(text.size());
-    return c;
-  }
+Cell RowBatch::CopyLongText(CellTag tag, std::string_view text) {
   const std::size_t offset = arena_.size();
   if (offset + text.size() > std::numeric_limits<uint32_t>::max()) {
     throw std::length_error("a batch's strings passed 4 GiB");
   }
   arena_.insert(arena_.end(), text.begin(), text.end());
-  return Cell::Ref(long_tag, static_cast<uint32_t>(offset), static_cast<uint32_t>(text.size()));
+  return Cell::Ref(tag, static_cast<uint32_t>(offset), static_cast<uint32_t>(text.size()));
 }
 
 Cell RowBatch::Encode(const Value& v) {
@@ -42,24 +36,10 @@ Cell RowBatch::Encode(const Value& v) {
   return Cell::Scalar(CellTag::kValue, static_cast<uint32_t>(side_.size() - 1));
 }
 
-void RowBatch::AddHeader(const StreamSchema* schema, std::size_t cells,
-                         std::span<const AckMeta::Anchor> anchors) {
-  rows_.push_back(Row{schema, static_cast<uint32_t>(cells_.size() - cells),
-                      static_cast<uint32_t>(cells), static_cast<uint32_t>(anchors_.size()),
-                      static_cast<uint32_t>(anchors.size())});
-  anchors_.insert(anchors_.end(), anchors.begin(), anchors.end());
-}
-
 void RowBatch::EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
   rows_.push_back(
       Row{schema, static_cast<uint32_t>(cells_.size() - fields), static_cast<uint32_t>(fields),
           static_cast<uint32_t>(anchors_.size() - anchors), static_cast<uint32_t>(anchors)});
-}
-
-void RowBatch::Append(const StreamSchema* schema, const Values& values,
-                      std::span<const AckMeta::Anchor> anchors) {
-  for (const Value& v : values) cells_.push_back(Encode(v));
-  AddHeader(schema, values.size(), anchors);
 }
 
 void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,

@@ -126,7 +126,18 @@ class RowBatch {
   }
 
   void Append(const StreamSchema* schema, const Values& values,
-              std::span<const AckMeta::Anchor> anchors = {});
+              std::span<const AckMeta::Anchor> anchors = {}) {
+    for (const Value& v : values) {
+      if (const int64_t* i = v.IfInt()) {
+        cells_.push_back(Cell::Scalar(CellTag::kInt, *i));
+      } else if (const std::string* text = v.IfString()) {
+        cells_.push_back(CopyText(CellTag::kShortString, CellTag::kString, *text));
+      } else {
+        cells_.push_back(Encode(v));
+      }
+    }
+    AddHeader(schema, values.size(), anchors);
+  }
   // Copies the values of `from` (a row of any batch), on stream `schema`, with other anchors.
   void AppendRow(const StreamSchema* schema, const RowRef& from,
                  std::span<const AckMeta::Anchor> anchors = {});
@@ -168,9 +179,34 @@ class RowBatch {
   static_assert(sizeof(Row) == 24);
 
   Cell Encode(const Value& v);
-  Cell CopyText(CellTag short_tag, CellTag long_tag, std::string_view text);
+  Cell CopyText(CellTag short_tag, CellTag long_tag, std::string_view text) {
+    if (text.size() > Cell::kInline) return CopyLongText(long_tag, text);
+    Cell c = Cell::Of(short_tag);
+    CopySmall(c.bytes, text.data(), text.size());
+    c.size = static_cast<uint8_t>(text.size());
+    return c;
+  }
+  Cell CopyLongText(CellTag tag, std::string_view text);
+  // Copies n <= 14 bytes in two fixed-size moves (overlapping), not a call to memcpy: most
+  // strings of a stream (words, keys) are this short.
+  static void CopySmall(char* to, const char* from, std::size_t n) noexcept {
+    if (n >= 8) {
+      std::memcpy(to, from, 8);
+      std::memcpy(to + n - 8, from + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(to, from, 4);
+      std::memcpy(to + n - 4, from + n - 4, 4);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+    }
+  }
   void AddHeader(const StreamSchema* schema, std::size_t cells,
-                 std::span<const AckMeta::Anchor> anchors);
+                 std::span<const AckMeta::Anchor> anchors) {
+    rows_.push_back(Row{schema, static_cast<uint32_t>(cells_.size() - cells),
+                        static_cast<uint32_t>(cells), static_cast<uint32_t>(anchors_.size()),
+                        static_cast<uint32_t>(anchors.size())});
+    if (!anchors.empty()) anchors_.insert(anchors_.end(), anchors.begin(), anchors.end());
+  }
 
   std::vector<Row> rows_;
   std::vector<Cell> cells_;

@@ -41,6 +41,7 @@ class TaskLayout {
   // runtime/acking/ack_ids.h).
   static constexpr int kAckerShift = 40;
   int AckerOf(uint64_t root) const noexcept {
+    if (acker_count_ == 1) return first_acker_;  // the default: no division per message
     return first_acker_ +
            static_cast<int>((root >> kAckerShift) % static_cast<uint64_t>(acker_count_));
   }
