@@ -84,6 +84,9 @@ class SpoutExecutor final : public TaskExecutor,
     bool stopping = false;
     bool ended = false;  // end-of-stream sent
     for (;;) {
+      // A cut-short run ends here: the trees still pending can no longer complete, and waiting
+      // for their timeouts would hold the run up to twice topology.message.timeout.secs.
+      if (control.aborted()) return;
       if (!retry_at_.empty()) ReplayDue();
       if (!stopping && control.stop_requested()) {
         spout_->Deactivate();
