@@ -226,6 +226,7 @@ class BoltExecutor final : public TaskExecutor,
     if (batch_ != nullptr && !stale) {
       if (control.aborted()) return false;
       TaskMetrics::Bump(metrics_.executed, rows.size());
+      batch_from_task_ = from_task;
       try {
         batch_->ExecuteBatch(rows, *this);
       } catch (const std::exception& e) {
@@ -329,6 +330,9 @@ class BoltExecutor final : public TaskExecutor,
   // The tuple is ours (an envelope's, or the decoded frame's until the next frame).
   void Execute(topology::Tuple& t) {
     TaskMetrics::Bump(metrics_.executed);
+    Run(t);
+  }
+  void Run(topology::Tuple& t) {
     try {
       if (owning_ != nullptr) {
         owning_->ExecuteOwned(t);
@@ -425,6 +429,21 @@ class BoltExecutor final : public TaskExecutor,
     emitter_.ForwardRow(forward_stream_, row, &row_anchors_);
     return row_anchors_.ack_val;
   }
+  uint64_t EmitAnchored(std::string_view stream, const topology::RowRef& row,
+                        topology::Values&& values) override {
+    if (!tracking_ || row.anchors().empty()) {
+      emitter_.Emit(stream, -1, std::move(values));
+      return 0;
+    }
+    row_anchors_.roots = row.anchors();
+    row_anchors_.ack_val = 0;
+    emitter_.Emit(stream, -1, std::move(values), &row_anchors_);
+    return row_anchors_.ack_val;
+  }
+  void ExecuteAsTuple(const topology::RowRef& row) override {
+    row.Load(batch_from_task_, input_);
+    Run(input_);  // counted with its batch
+  }
   void AckRow(const topology::RowRef& row, uint64_t ack_val) override {
     TaskMetrics::Bump(metrics_.acked);
     for (const topology::AckMeta::Anchor& a : row.anchors()) {
@@ -503,6 +522,7 @@ class BoltExecutor final : public TaskExecutor,
   topology::OwningBolt* owning_ = nullptr;  // bolt_, when it keeps its inputs
   topology::BatchBolt* batch_ = nullptr;    // bolt_, when it takes a batch at a time
   RowAnchors row_anchors_{ids_};
+  int batch_from_task_ = -1;         // the sender of the batch ExecuteBatch runs on
   std::string forward_stream_name_;  // ForwardRow's last stream, and its index
   int forward_stream_ = -1;
   transport::Frame decoded_;    // reused for every remote batch

@@ -24,6 +24,11 @@ class BatchCollector {
   // Sends a copy of the row's values on `stream` (of the row's fields), anchored to the row;
   // returns the ack value that anchoring added (pass it to AckRow).
   virtual uint64_t ForwardRow(std::string_view stream, const RowRef& row) = 0;
+  // Emits `values` on `stream` anchored to the row; returns the ack value as ForwardRow does.
+  virtual uint64_t EmitAnchored(std::string_view stream, const RowRef& row, Values&& values) = 0;
+  // Runs the bolt's Execute on the row as a Tuple, with the per-tuple path's handling of what it
+  // throws (logged, the input failed): for a row the batch path does not take (a missing field).
+  virtual void ExecuteAsTuple(const RowRef& row) = 0;
   // Acks the row, with the ack value of what was anchored to it; Ack(tuple) for a row.
   virtual void AckRow(const RowRef& row, uint64_t ack_val = 0) = 0;
   virtual void FailRow(const RowRef& row) = 0;

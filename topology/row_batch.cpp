@@ -117,12 +117,11 @@ void RowRef::LoadValues(Values& out) const {
   }
 }
 
-void RowBatch::Load(std::size_t row, int source_task, Tuple& out) const {
-  const RowRef r(*this, row);
-  TupleAccess::Rebind(out, r.schema(), source_task);
-  r.LoadValues(TupleAccess::MutableValues(out));
+void RowRef::Load(int source_task, Tuple& out) const {
+  TupleAccess::Rebind(out, schema(), source_task);
+  LoadValues(TupleAccess::MutableValues(out));
   AckMeta& ack = TupleAccess::MutableAck(out);
-  const std::span<const AckMeta::Anchor> anchors = r.anchors();
+  const std::span<const AckMeta::Anchor> anchors = this->anchors();
   ack.anchors.assign(anchors.begin(), anchors.end());
   ack.ack_val = 0;
 }

@@ -92,6 +92,12 @@ class RowRef {
   Value GetValue(std::size_t field) const;
   // The row's values into `out` (resized; strings reuse their buffers).
   void LoadValues(Values& out) const;
+  // Makes `out` the tuple of this row, sent by `source_task` (RowBatch::Load).
+  void Load(int source_task, Tuple& out) const;
+  // Whether field `field` is a string (inline or not).
+  bool IsString(std::size_t field) const noexcept {
+    return cells_[field].tag == CellTag::kShortString || cells_[field].tag == CellTag::kString;
+  }
 
  private:
   const RowBatch* batch_;
@@ -162,7 +168,9 @@ class RowBatch {
   RowRef operator[](std::size_t row) const noexcept { return RowRef(*this, row); }
   // Makes `out` the tuple of row `row`, sent by `source_task`: its values (reusing the strings
   // `out` already holds), stream and ack anchors (ack value 0).
-  void Load(std::size_t row, int source_task, Tuple& out) const;
+  void Load(std::size_t row, int source_task, Tuple& out) const {
+    (*this)[row].Load(source_task, out);
+  }
 
   // Bytes the batch's buffers hold (capacity, for memory accounting).
   std::size_t AllocatedBytes() const noexcept;

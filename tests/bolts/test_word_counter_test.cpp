@@ -106,5 +106,33 @@ TEST(TestWordCounterRunTest, CountsMatchTheSeededWords) {
   }
 }
 
+// In a run the counter takes whole batches; a row without a string word still fails alone, with
+// the error Execute reports for it.
+TEST(TestWordCounterRunTest, ABadRowInABatchFailsAloneAndTheOthersCount) {
+  auto recorder = std::make_shared<testing::Recorder>();
+  topology::TopologyBuilder b("words");
+  b.SetSpout("words", [] {
+    return std::make_unique<testing::ListSpout>(
+        Fields{"word"},
+        std::vector<Values>{{"a"}, {7}, {"a long word past the inline cells"}, {"a"}});
+  });
+  b.SetBolt("count", [] { return std::make_unique<TestWordCounter>(); }).GlobalGrouping("words");
+  b.SetBolt("sink", [recorder] {
+     return std::make_unique<testing::RecordingBolt>(recorder);
+   }).GlobalGrouping("count");
+  const runtime::RunSummary s = runtime::LocalCluster(b.Build()).Run();
+  ASSERT_TRUE(s.completed) << s.error;
+  EXPECT_EQ(s.Find("count")->executed, 4u);
+  EXPECT_EQ(s.Find("count")->acked, 3u);
+  EXPECT_EQ(s.Find("count")->failed, 1u);
+  EXPECT_EQ(s.Find("count")->errors, 1u);
+  EXPECT_EQ(s.Find("words")->acked, 3u);
+  EXPECT_EQ(s.Find("words")->failed, 1u);
+  std::vector<Values> got;
+  for (const auto& r : recorder->records()) got.push_back(r.values);
+  EXPECT_EQ(got,
+            (std::vector<Values>{{"a", 1}, {"a long word past the inline cells", 1}, {"a", 2}}));
+}
+
 }  // namespace
 }  // namespace tempest::bolts
