@@ -1,5 +1,7 @@
 #include "bolts/test_word_counter.h"
 
+#include <optional>
+
 namespace tempest::bolts {
 
 void TestWordCounter::Prepare(const topology::TopologyContext&,
@@ -23,9 +25,9 @@ void TestWordCounter::Execute(const topology::Tuple& input) {
 int TestWordCounter::WordField(const topology::StreamSchema* schema) {
   if (schema != word_schema_) {
     word_schema_ = schema;
-    word_field_ = schema != nullptr && schema->fields->Contains("word")
-                      ? static_cast<int>(schema->fields->Index("word"))
-                      : -1;
+    const std::optional<std::size_t> at =
+        schema != nullptr ? schema->fields->Find("word") : std::nullopt;
+    word_field_ = at ? static_cast<int>(*at) : -1;
   }
   return word_field_;
 }

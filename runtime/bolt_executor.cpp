@@ -420,42 +420,24 @@ class BoltExecutor final : public TaskExecutor,
       forward_stream_ = emitter_.StreamIndexOf(stream);
       forward_stream_name_ = stream;
     }
-    if (!tracking_ || row.anchors().empty()) {
-      emitter_.ForwardRow(forward_stream_, row, nullptr);
-      return 0;
-    }
-    row_anchors_.roots = row.anchors();
-    row_anchors_.ack_val = 0;
-    emitter_.ForwardRow(forward_stream_, row, &row_anchors_);
-    return row_anchors_.ack_val;
+    RowAnchors* anchors = AnchorsOf(row);
+    emitter_.ForwardRow(forward_stream_, row, anchors);
+    return anchors != nullptr ? anchors->ack_val : 0;
   }
   uint64_t EmitAnchored(std::string_view stream, const topology::RowRef& row,
                         topology::Values&& values) override {
-    if (!tracking_ || row.anchors().empty()) {
-      emitter_.Emit(stream, -1, std::move(values));
-      return 0;
-    }
-    row_anchors_.roots = row.anchors();
-    row_anchors_.ack_val = 0;
-    emitter_.Emit(stream, -1, std::move(values), &row_anchors_);
-    return row_anchors_.ack_val;
+    RowAnchors* anchors = AnchorsOf(row);
+    emitter_.Emit(stream, -1, std::move(values), anchors);
+    return anchors != nullptr ? anchors->ack_val : 0;
   }
   void ExecuteAsTuple(const topology::RowRef& row) override {
     row.Load(batch_from_task_, input_);
     Run(input_);  // counted with its batch
   }
   void AckRow(const topology::RowRef& row, uint64_t ack_val) override {
-    TaskMetrics::Bump(metrics_.acked);
-    for (const topology::AckMeta::Anchor& a : row.anchors()) {
-      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, ack_val ^ a.edge});
-    }
+    AckAnchors(row.anchors(), ack_val);
   }
-  void FailRow(const topology::RowRef& row) override {
-    TaskMetrics::Bump(metrics_.failed);
-    for (const topology::AckMeta::Anchor& a : row.anchors()) {
-      SendToAcker(AckMessage{AckMessage::Type::kFail, a.root, 0});
-    }
-  }
+  void FailRow(const topology::RowRef& row) override { FailAnchors(row.anchors()); }
   // Per copy of a forwarded row: one new edge id, for each of the row's roots.
   struct RowAnchors final : AnchorSource {
     explicit RowAnchors(AckIds& ids) : ids(ids) {}
@@ -471,17 +453,32 @@ class BoltExecutor final : public TaskExecutor,
     uint64_t ack_val = 0;
     boost::container::small_vector<topology::AckMeta::Anchor, 4> out;
   };
+  // The anchoring of an emit to `row`, reset; null when the row is untracked.
+  RowAnchors* AnchorsOf(const topology::RowRef& row) {
+    if (!tracking_ || row.anchors().empty()) return nullptr;
+    row_anchors_.roots = row.anchors();
+    row_anchors_.ack_val = 0;
+    return &row_anchors_;
+  }
 
   void Ack(const topology::Tuple& input) override {
-    TaskMetrics::Bump(metrics_.acked);
     const topology::AckMeta& meta = topology::TupleAccess::Ack(input);
-    for (const topology::AckMeta::Anchor& a : meta.anchors) {
-      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, meta.ack_val ^ a.edge});
-    }
+    AckAnchors({meta.anchors.data(), meta.anchors.size()}, meta.ack_val);
   }
   void Fail(const topology::Tuple& input) override {
+    const auto& anchors = topology::TupleAccess::Ack(input).anchors;
+    FailAnchors({anchors.data(), anchors.size()});
+  }
+  // What acking / failing an input (a tuple or a row) with these anchors sends.
+  void AckAnchors(std::span<const topology::AckMeta::Anchor> anchors, uint64_t ack_val) {
+    TaskMetrics::Bump(metrics_.acked);
+    for (const topology::AckMeta::Anchor& a : anchors) {
+      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, ack_val ^ a.edge});
+    }
+  }
+  void FailAnchors(std::span<const topology::AckMeta::Anchor> anchors) {
     TaskMetrics::Bump(metrics_.failed);
-    for (const topology::AckMeta::Anchor& a : topology::TupleAccess::Ack(input).anchors) {
+    for (const topology::AckMeta::Anchor& a : anchors) {
       SendToAcker(AckMessage{AckMessage::Type::kFail, a.root, 0});
     }
   }

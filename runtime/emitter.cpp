@@ -119,13 +119,8 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
     }
     if (task >= 0) {
       topology::Values& values = outbox_.Begin();
-      try {
-        filler.Fill(i, values);
-        CheckSize(schema, values.size());
-      } catch (...) {
-        outbox_.Abandon();
-        throw;
-      }
+      filler.Fill(i, values);
+      CheckSize(schema, values.size());
       outbox_.Commit(task, &schema);
       ++sent;
     } else {

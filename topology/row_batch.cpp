@@ -36,12 +36,6 @@ Cell RowBatch::Encode(const Value& v) {
   return Cell::Scalar(CellTag::kValue, static_cast<uint32_t>(side_.size() - 1));
 }
 
-void RowBatch::EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
-  rows_.push_back(
-      Row{schema, static_cast<uint32_t>(cells_.size() - fields), static_cast<uint32_t>(fields),
-          static_cast<uint32_t>(anchors_.size() - anchors), static_cast<uint32_t>(anchors)});
-}
-
 void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
                          std::span<const AckMeta::Anchor> anchors) {
   for (std::size_t i = 0; i < from.size(); ++i) {
@@ -61,14 +55,6 @@ void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
     }
   }
   AddHeader(schema, from.size(), anchors);
-}
-
-void RowBatch::PopBack() noexcept {
-  const Row& r = rows_.back();
-  cells_.resize(r.first_cell);
-  anchors_.resize(r.first_anchor);
-  rows_.pop_back();
-  // The arena and side values keep what the row put there until Clear: rare, and harmless.
 }
 
 Value RowRef::GetValue(std::size_t field) const {
@@ -124,11 +110,6 @@ void RowRef::Load(int source_task, Tuple& out) const {
   const std::span<const AckMeta::Anchor> anchors = this->anchors();
   ack.anchors.assign(anchors.begin(), anchors.end());
   ack.ack_val = 0;
-}
-
-std::size_t RowBatch::AllocatedBytes() const noexcept {
-  return rows_.capacity() * sizeof(Row) + cells_.capacity() * sizeof(Cell) + arena_.capacity() +
-         anchors_.capacity() * sizeof(AckMeta::Anchor) + side_.capacity() * sizeof(Value);
 }
 
 }  // namespace tempest::topology

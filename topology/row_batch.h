@@ -147,7 +147,6 @@ class RowBatch {
   // Copies the values of `from` (a row of any batch), on stream `schema`, with other anchors.
   void AppendRow(const StreamSchema* schema, const RowRef& from,
                  std::span<const AckMeta::Anchor> anchors = {});
-  void PopBack() noexcept;
 
   // A row built field by field (a decoder): its fields in order, its anchors, then EndRow with
   // their counts.
@@ -163,7 +162,11 @@ class RowBatch {
   }
   void AddValue(const Value& v) { cells_.push_back(Encode(v)); }
   void AddAnchor(AckMeta::Anchor a) { anchors_.push_back(a); }
-  void EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors);
+  void EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
+    rows_.push_back(
+        Row{schema, static_cast<uint32_t>(cells_.size() - fields), static_cast<uint32_t>(fields),
+            static_cast<uint32_t>(anchors_.size() - anchors), static_cast<uint32_t>(anchors)});
+  }
 
   RowRef operator[](std::size_t row) const noexcept { return RowRef(*this, row); }
   // Makes `out` the tuple of row `row`, sent by `source_task`: its values (reusing the strings
@@ -171,9 +174,6 @@ class RowBatch {
   void Load(std::size_t row, int source_task, Tuple& out) const {
     (*this)[row].Load(source_task, out);
   }
-
-  // Bytes the batch's buffers hold (capacity, for memory accounting).
-  std::size_t AllocatedBytes() const noexcept;
 
  private:
   friend class RowRef;
@@ -210,10 +210,8 @@ class RowBatch {
   }
   void AddHeader(const StreamSchema* schema, std::size_t cells,
                  std::span<const AckMeta::Anchor> anchors) {
-    rows_.push_back(Row{schema, static_cast<uint32_t>(cells_.size() - cells),
-                        static_cast<uint32_t>(cells), static_cast<uint32_t>(anchors_.size()),
-                        static_cast<uint32_t>(anchors.size())});
     if (!anchors.empty()) anchors_.insert(anchors_.end(), anchors.begin(), anchors.end());
+    EndRow(schema, cells, anchors.size());
   }
 
   std::vector<Row> rows_;

@@ -77,7 +77,7 @@ class Outbox {
     HandIfFull(slot);
   }
   // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the emptied values of
-  // the next tuple; Commit then sends them to `task` as Send would, or Abandon drops them.
+  // the next tuple; Commit then sends them to `task` as Send would (nothing is sent without it).
   topology::Values& Begin() {
     staged_.clear();
     return staged_;
@@ -91,7 +91,6 @@ class Outbox {
     OpenBatch(slot).Append(schema, staged_);
     HandIfFull(slot);
   }
-  void Abandon() noexcept {}
   // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies),
   // one of the ack destinations. An ack of the same tree as the message queued just before it
   // is XORed into that one: the acker's sum is the same (XOR is associative), and the tuples of

@@ -78,7 +78,7 @@ TEST(RowBatchTest, ACopiedRowHasTheSameValuesAndItsOwnAnchors) {
   }
 }
 
-TEST(RowBatchTest, ClearKeepsTheBuffersAndPopBackDropsTheLastRow) {
+TEST(RowBatchTest, ClearKeepsTheBuffers) {
   RowBatch batch;
   batch.reserve(64);
   for (int i = 0; i < 64; ++i) batch.Append(&kSchema, {i, "a string longer than fourteen"});
@@ -86,14 +86,16 @@ TEST(RowBatchTest, ClearKeepsTheBuffersAndPopBackDropsTheLastRow) {
   EXPECT_TRUE(batch.empty());
   EXPECT_GE(batch.capacity(), 64u);
   batch.Append(&kSchema, {1, 2});
-  batch.Append(&kSchema, {3, 4}, std::vector<AckMeta::Anchor>{{5, 6}});
-  batch.PopBack();
-  batch.Append(&kSchema, {7, 8});
-  ASSERT_EQ(batch.size(), 2u);
+  batch.Append(&kSchema, {7, "x"}, std::vector<AckMeta::Anchor>{{5, 6}});
+  ASSERT_EQ(batch.size(), 2u);  // nothing of the cleared rows is left
   Tuple t;
-  batch.Load(1, 0, t);
-  EXPECT_EQ(t.GetValues(), (Values{7, 8}));
+  batch.Load(0, 0, t);
+  EXPECT_EQ(t.GetValues(), (Values{1, 2}));
   EXPECT_TRUE(TupleAccess::Ack(t).anchors.empty());
+  batch.Load(1, 0, t);
+  EXPECT_EQ(t.GetValues(), (Values{7, "x"}));
+  ASSERT_EQ(TupleAccess::Ack(t).anchors.size(), 1u);
+  EXPECT_EQ(TupleAccess::Ack(t).anchors[0], (AckMeta::Anchor{5, 6}));
 }
 
 TEST(RowBatchTest, ARowBuiltFieldByFieldEqualsAnAppendedOne) {
