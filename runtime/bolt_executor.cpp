@@ -473,22 +473,22 @@ class BoltExecutor final : public TaskExecutor,
   void AckAnchors(std::span<const topology::AckMeta::Anchor> anchors, uint64_t ack_val) {
     TaskMetrics::Bump(metrics_.acked);
     for (const topology::AckMeta::Anchor& a : anchors) {
-      SendToAcker(AckMessage{AckMessage::Type::kAck, a.root, ack_val ^ a.edge});
+      SendToAcker(AckMessage::Type::kAck, a.root, ack_val ^ a.edge);
     }
   }
   void FailAnchors(std::span<const topology::AckMeta::Anchor> anchors) {
     TaskMetrics::Bump(metrics_.failed);
     for (const topology::AckMeta::Anchor& a : anchors) {
-      SendToAcker(AckMessage{AckMessage::Type::kFail, a.root, 0});
+      SendToAcker(AckMessage::Type::kFail, a.root, 0);
     }
   }
   void ResetTimeout(const topology::Tuple& input) override {
     for (const topology::AckMeta::Anchor& a : topology::TupleAccess::Ack(input).anchors) {
-      SendToAcker(AckMessage{AckMessage::Type::kReset, a.root, 0});
+      SendToAcker(AckMessage::Type::kReset, a.root, 0);
     }
   }
-  void SendToAcker(const AckMessage& m) {
-    if (tracking_) emitter_.outbox().SendAck(setup_.layout->AckerOf(m.root), m);
+  void SendToAcker(AckMessage::Type type, uint64_t root, uint64_t value) {
+    if (tracking_) emitter_.outbox().SendAck(setup_.layout->AckerOf(root), type, root, value);
   }
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
   void ReportDropped(uint64_t count) override { TaskMetrics::Bump(metrics_.dropped, count); }

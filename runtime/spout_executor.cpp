@@ -401,8 +401,8 @@ class SpoutExecutor final : public TaskExecutor,
     }
     pending_.Commit(root_, std::move(message_id), now_);
     TaskMetrics::Store(metrics_.pending, pending_.size());
-    emitter_.outbox().SendAck(setup_.layout->AckerOf(root_),
-                              AckMessage{AckMessage::Type::kInit, root_, xor_edges_});
+    emitter_.outbox().SendAck(setup_.layout->AckerOf(root_), AckMessage::Type::kInit, root_,
+                              xor_edges_);
   }
 
   // The high bits of a new root (the low bits are its pending slot, runtime/acking/ack_ids.h): this

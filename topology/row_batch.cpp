@@ -5,35 +5,40 @@
 
 namespace tempest::topology {
 
-Cell RowBatch::CopyLongText(CellTag tag, std::string_view text) {
+void RowBatch::CopyLongText(CellTag tag, std::string_view text) {
   const std::size_t offset = arena_.size();
   if (offset + text.size() > std::numeric_limits<uint32_t>::max()) {
     throw std::length_error("a batch's strings passed 4 GiB");
   }
   arena_.insert(arena_.end(), text.begin(), text.end());
-  return Cell::Ref(tag, static_cast<uint32_t>(offset), static_cast<uint32_t>(text.size()));
+  const auto at = static_cast<uint32_t>(offset);
+  const auto size = static_cast<uint32_t>(text.size());
+  Cell& c = NewCell(tag);
+  std::memcpy(c.bytes, &at, 4);
+  std::memcpy(c.bytes + 4, &size, 4);
 }
 
-Cell RowBatch::Encode(const Value& v) {
+void RowBatch::AddValue(const Value& v) {
   switch (v.type()) {
     case ValueType::kNull:
-      return Cell::Of(CellTag::kNull);
+      return AddNull();
     case ValueType::kBool:
-      return Cell::Of(v.AsBool() ? CellTag::kTrue : CellTag::kFalse);
+      return AddBool(v.AsBool());
     case ValueType::kInt:
-      return Cell::Scalar(CellTag::kInt, *v.IfInt());
+      return AddInt(*v.IfInt());
     case ValueType::kDouble:
-      return Cell::Scalar(CellTag::kDouble, *v.IfDouble());
+      return AddDouble(*v.IfDouble());
     case ValueType::kString:
-      return CopyText(CellTag::kShortString, CellTag::kString, *v.IfString());
+      return AddString(*v.IfString());
     case ValueType::kBytes:
-      return CopyText(CellTag::kShortBytes, CellTag::kBytes, v.AsBytes().data);
+      return AddBytes(v.AsBytes().data);
     case ValueType::kList:
     case ValueType::kMap:
       break;
   }
   side_.push_back(v);
-  return Cell::Scalar(CellTag::kValue, static_cast<uint32_t>(side_.size() - 1));
+  const auto index = static_cast<uint32_t>(side_.size() - 1);
+  std::memcpy(NewCell(CellTag::kValue).bytes, &index, sizeof index);
 }
 
 void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
@@ -42,13 +47,13 @@ void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
     const Cell& c = from.cell(i);
     switch (c.tag) {
       case CellTag::kString:
+        AddString(from.Text(i));
+        break;
       case CellTag::kBytes:
-        cells_.push_back(
-            CopyText(c.tag == CellTag::kString ? CellTag::kShortString : CellTag::kShortBytes,
-                     c.tag, from.Text(i)));
+        AddBytes(from.Text(i));
         break;
       case CellTag::kValue:
-        cells_.push_back(Encode(from.GetValue(i)));
+        AddValue(from.GetValue(i));
         break;
       default:
         cells_.push_back(c);

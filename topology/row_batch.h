@@ -44,25 +44,6 @@ struct Cell {
     return s;
   }
 
-  static Cell Of(CellTag tag) noexcept {
-    Cell c;
-    c.size = 0;
-    c.tag = tag;
-    return c;
-  }
-  template <class T>
-  static Cell Scalar(CellTag tag, T v) noexcept {
-    Cell c = Of(tag);
-    std::memcpy(c.bytes, &v, sizeof v);
-    return c;
-  }
-  static Cell Ref(CellTag tag, uint32_t offset, uint32_t size) noexcept {
-    Cell c = Of(tag);
-    std::memcpy(c.bytes, &offset, 4);
-    std::memcpy(c.bytes + 4, &size, 4);
-    return c;
-  }
-
  private:
   template <class T>
   T Load() const noexcept {
@@ -135,11 +116,11 @@ class RowBatch {
               std::span<const AckMeta::Anchor> anchors = {}) {
     for (const Value& v : values) {
       if (const int64_t* i = v.IfInt()) {
-        cells_.push_back(Cell::Scalar(CellTag::kInt, *i));
+        AddInt(*i);
       } else if (const std::string* text = v.IfString()) {
-        cells_.push_back(CopyText(CellTag::kShortString, CellTag::kString, *text));
+        PushText(CellTag::kShortString, CellTag::kString, *text);
       } else {
-        cells_.push_back(Encode(v));
+        AddValue(v);
       }
     }
     AddHeader(schema, values.size(), anchors);
@@ -150,17 +131,13 @@ class RowBatch {
 
   // A row built field by field (a decoder): its fields in order, its anchors, then EndRow with
   // their counts.
-  void AddNull() { cells_.push_back(Cell::Of(CellTag::kNull)); }
-  void AddBool(bool b) { cells_.push_back(Cell::Of(b ? CellTag::kTrue : CellTag::kFalse)); }
-  void AddInt(int64_t i) { cells_.push_back(Cell::Scalar(CellTag::kInt, i)); }
-  void AddDouble(double d) { cells_.push_back(Cell::Scalar(CellTag::kDouble, d)); }
-  void AddString(std::string_view s) {
-    cells_.push_back(CopyText(CellTag::kShortString, CellTag::kString, s));
-  }
-  void AddBytes(std::string_view b) {
-    cells_.push_back(CopyText(CellTag::kShortBytes, CellTag::kBytes, b));
-  }
-  void AddValue(const Value& v) { cells_.push_back(Encode(v)); }
+  void AddNull() { NewCell(CellTag::kNull); }
+  void AddBool(bool b) { NewCell(b ? CellTag::kTrue : CellTag::kFalse); }
+  void AddInt(int64_t i) { std::memcpy(NewCell(CellTag::kInt).bytes, &i, sizeof i); }
+  void AddDouble(double d) { std::memcpy(NewCell(CellTag::kDouble).bytes, &d, sizeof d); }
+  void AddString(std::string_view s) { PushText(CellTag::kShortString, CellTag::kString, s); }
+  void AddBytes(std::string_view b) { PushText(CellTag::kShortBytes, CellTag::kBytes, b); }
+  void AddValue(const Value& v);
   void AddAnchor(AckMeta::Anchor a) { anchors_.push_back(a); }
   void EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
     rows_.push_back(
@@ -186,15 +163,24 @@ class RowBatch {
   };
   static_assert(sizeof(Row) == 24);
 
-  Cell Encode(const Value& v);
-  Cell CopyText(CellTag short_tag, CellTag long_tag, std::string_view text) {
-    if (text.size() > Cell::kInline) return CopyLongText(long_tag, text);
-    Cell c = Cell::Of(short_tag);
-    CopySmall(c.bytes, text.data(), text.size());
-    c.size = static_cast<uint8_t>(text.size());
+  // Cells are written in place, field by field: a cell built aside in small stores and then
+  // copied whole would wait for those stores (a failed store forward), on every field.
+  Cell& NewCell(CellTag tag) {
+    Cell& c = cells_.emplace_back();
+    c.tag = tag;
     return c;
   }
-  Cell CopyLongText(CellTag tag, std::string_view text);
+  void PushText(CellTag short_tag, CellTag long_tag, std::string_view text) {
+    if (text.size() > Cell::kInline) {
+      CopyLongText(long_tag, text);
+      return;
+    }
+    Cell& c = NewCell(short_tag);
+    CopySmall(c.bytes, text.data(), text.size());
+    c.size = static_cast<uint8_t>(text.size());
+  }
+  // Appends a cell referring to `text` copied into the arena.
+  void CopyLongText(CellTag tag, std::string_view text);
   // Copies n <= 14 bytes in two fixed-size moves (overlapping), not a call to memcpy: most
   // strings of a stream (words, keys) are this short.
   static void CopySmall(char* to, const char* from, std::size_t n) noexcept {
@@ -210,7 +196,13 @@ class RowBatch {
   }
   void AddHeader(const StreamSchema* schema, std::size_t cells,
                  std::span<const AckMeta::Anchor> anchors) {
-    if (!anchors.empty()) anchors_.insert(anchors_.end(), anchors.begin(), anchors.end());
+    // Field by field: the anchors were usually written just now, and a whole-struct copy
+    // would wait for those stores (a failed store forward).
+    for (const AckMeta::Anchor& a : anchors) {
+      AckMeta::Anchor& to = anchors_.emplace_back();
+      to.root = a.root;
+      to.edge = a.edge;
+    }
     EndRow(schema, cells, anchors.size());
   }
 

@@ -140,7 +140,7 @@ class AckerExecutor final : public Executor {
         break;
       case AckMessage::Type::kReset:
         if (const int spout = ledger_.Reset(m.root); spout != 0) {
-          outbox_.SendAck(spout, AckMessage{AckMessage::Type::kReset, m.root, 0});
+          outbox_.SendAck(spout, AckMessage::Type::kReset, m.root, 0);
         }
         return;
       case AckMessage::Type::kCompleted:
@@ -152,11 +152,11 @@ class AckerExecutor final : public Executor {
         return;
       case AckLedger::Outcome::kCompleted:
         TaskMetrics::Bump(setup_.metrics->acked);
-        outbox_.SendAck(r.spout_task, AckMessage{AckMessage::Type::kCompleted, m.root, 0});
+        outbox_.SendAck(r.spout_task, AckMessage::Type::kCompleted, m.root, 0);
         return;
       case AckLedger::Outcome::kFailed:
         TaskMetrics::Bump(setup_.metrics->failed);
-        outbox_.SendAck(r.spout_task, AckMessage{AckMessage::Type::kFailed, m.root, 0});
+        outbox_.SendAck(r.spout_task, AckMessage::Type::kFailed, m.root, 0);
         return;
     }
   }

@@ -95,22 +95,30 @@ class Outbox {
   // one of the ack destinations. An ack of the same tree as the message queued just before it
   // is XORed into that one: the acker's sum is the same (XOR is associative), and the tuples of
   // one tree (a sentence's words) tend to be acked one after another.
-  void SendAck(int task, const transport::AckMessage& message) {
+  // Takes the message's fields rather than a message: a message just built by the caller and
+  // copied whole would make the copy wait for the caller's stores (a failed store forward).
+  void SendAck(int task, transport::AckMessage::Type type, uint64_t root, uint64_t value) {
     const int slot = ack_slot_of_.Of(task);
     assert(slot >= 0);
     std::vector<transport::AckMessage>& batch = acks_[slot].batch;
     if (batch.empty()) {
       ack_dirty_.push_back(slot);
-    } else if (message.type == transport::AckMessage::Type::kAck &&
+    } else if (type == transport::AckMessage::Type::kAck &&
                batch.back().type == transport::AckMessage::Type::kAck &&
-               batch.back().root == message.root) {
-      batch.back().value ^= message.value;
+               batch.back().root == root) {
+      batch.back().value ^= value;
       return;
     }
-    batch.push_back(message);
+    transport::AckMessage& m = batch.emplace_back();
+    m.type = type;
+    m.root = root;
+    m.value = value;
     if (batch.size() >= (queues_[task] == nullptr ? remote_ack_batch_ : local_ack_batch_)) {
       HandAcks(slot);
     }
+  }
+  void SendAck(int task, const transport::AckMessage& message) {
+    SendAck(task, message.type, message.root, message.value);
   }
   // Hands every non-empty batch over, in the order they were started (ack messages last).
   void Flush();
