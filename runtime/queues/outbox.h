@@ -98,7 +98,12 @@ class Outbox {
   // Takes the message's fields rather than a message: a message just built by the caller and
   // copied whole would make the copy wait for the caller's stores (a failed store forward).
   void SendAck(int task, transport::AckMessage::Type type, uint64_t root, uint64_t value) {
-    const int slot = ack_slot_of_.Of(task);
+    // Most tasks ack to one acker: its slot is remembered rather than looked up per message.
+    if (task != last_ack_task_) {
+      last_ack_slot_ = ack_slot_of_.Of(task);
+      last_ack_task_ = task;
+    }
+    const int slot = last_ack_slot_;
     assert(slot >= 0);
     std::vector<transport::AckMessage>& batch = acks_[slot].batch;
     if (batch.empty()) {
@@ -184,6 +189,8 @@ class Outbox {
   };
   TaskSlots ack_slot_of_;  // ack destinations
   std::vector<AckSlot> acks_;
+  int last_ack_task_ = -1;  // SendAck's last destination, and its slot
+  int last_ack_slot_ = -1;
   std::size_t batch_size_;
   // What a new batch reserves: a whole batch, unless this task sends to so many tasks that open
   // batches to all of them would pass kOpenBatchBytes; then less, and it grows as it fills
