@@ -103,6 +103,22 @@ class MsgpackReader {
         ++p_;
         return true;
       }
+      if (m == 0xce && remaining() >= 5) {  // uint32: ids and timestamps
+        out.AddInt((uint32_t{p_[1]} << 24) | (uint32_t{p_[2]} << 16) | (uint32_t{p_[3]} << 8) |
+                   p_[4]);
+        p_ += 5;
+        return true;
+      }
+      if (m == 0xcd && remaining() >= 3) {  // uint16: keys
+        out.AddInt((uint32_t{p_[1]} << 8) | p_[2]);
+        p_ += 3;
+        return true;
+      }
+      if (m == 0xcc && remaining() >= 2) {
+        out.AddInt(p_[1]);
+        p_ += 2;
+        return true;
+      }
       if (m >= 0xa0 && m <= 0xbf) {
         const std::size_t n = m & 0x1f;
         if (n < remaining()) [[likely]] {

@@ -101,6 +101,20 @@ TEST_F(FrameTest, EveryValueTypeRoundTrips) {
   EXPECT_EQ(Tuples(f)[3].GetValue(0).type(), topology::ValueType::kBytes);
 }
 
+// Each msgpack integer width, at its edges, decodes to the same int64 (the common widths have
+// their own fast path).
+TEST_F(FrameTest, IntegersOfEveryWidthRoundTrip) {
+  const std::vector<int64_t> ints = {
+      0,  127, 128, 255,  256,  65535,  65536,  4294967295, 4294967296,
+      -1, -32, -33, -128, -129, -32768, -32769, INT32_MIN,  int64_t{INT32_MIN} - 1};
+  std::vector<Tuple> tuples;
+  for (int64_t i : ints) tuples.emplace_back(a_, 3, Values{i});
+  Frame f;
+  ASSERT_EQ(DecodeFrame(Encode(tuples), *table_, f), DecodeStatus::kOk);
+  ASSERT_EQ(f.rows.size(), ints.size());
+  for (std::size_t i = 0; i < ints.size(); ++i) EXPECT_EQ(f.rows[i].cell(0).Int(), ints[i]) << i;
+}
+
 // The encoder and decoder are Tempest's own; msgpack-c, the reference, must read the same bytes.
 TEST_F(FrameTest, FramesAreMsgpackAsMsgpackCReadsIt) {
   std::vector<Tuple> tuples;
