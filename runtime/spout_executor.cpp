@@ -412,13 +412,16 @@ class SpoutExecutor final : public TaskExecutor,
   // ackers.
   uint64_t RootHighBits() {
     constexpr int kRandomBits = 64 - topology::TaskLayout::kAckerShift;
+    static_assert(kRandomBits <= 32);
     const uint64_t lane = LaneOfTask(setup_.task);
     for (;;) {
       uint64_t random = ids_.Next() >> (64 - kRandomBits);
       if (!local_ackers_.empty()) {
-        const auto count = static_cast<uint64_t>(setup_.layout->acker_count());
-        const uint64_t k = local_ackers_[next_acker_++ % local_ackers_.size()];
-        random = random - random % count + k;
+        // 32-bit divisions (random has kRandomBits bits): this runs once per tracked emit.
+        const auto count = static_cast<uint32_t>(setup_.layout->acker_count());
+        const uint64_t k = local_ackers_[next_acker_];
+        if (++next_acker_ == local_ackers_.size()) next_acker_ = 0;
+        random = random - static_cast<uint32_t>(random) % count + k;
         if (random >= (uint64_t{1} << kRandomBits)) continue;
       }
       const uint64_t high = (random << kRootLaneBits) | lane;

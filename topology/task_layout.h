@@ -40,10 +40,12 @@ class TaskLayout {
   // kAckerShift up (a spout's roots carry its slot and lane in their low bits,
   // runtime/acking/ack_ids.h).
   static constexpr int kAckerShift = 40;
+  static_assert(kAckerShift >= 32);
   int AckerOf(uint64_t root) const noexcept {
     if (acker_count_ == 1) return first_acker_;  // the default: no division per message
-    return first_acker_ +
-           static_cast<int>((root >> kAckerShift) % static_cast<uint64_t>(acker_count_));
+    // The bits above kAckerShift fit in 32: a 32-bit division is several times quicker.
+    return first_acker_ + static_cast<int>(static_cast<uint32_t>(root >> kAckerShift) %
+                                           static_cast<uint32_t>(acker_count_));
   }
 
  private:
