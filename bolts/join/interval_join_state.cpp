@@ -108,7 +108,9 @@ struct KeyState {
     return const_cast<KeyState*>(this)->At(s, i);
   }
 
-  void PushBack(int s, const Entry& e) {
+  // By value, as Insert: an entry passed by reference is built on the stack in narrow stores and
+  // then copied whole, which waits for those stores (a failed store forward) on every insert.
+  void PushBack(int s, Entry e) {
     const uint32_t n = Size(s);
     if (!Spilled(s)) {
       if (n == 0) {
@@ -130,7 +132,7 @@ struct KeyState {
   }
 
   // After the elements at or below e's timestamp (they all arrived earlier).
-  void Insert(int s, const Entry& e) {
+  void Insert(int s, Entry e) {
     uint32_t n = Size(s);
     if (n == 0 || At(s, n - 1).ts <= e.ts) {
       PushBack(s, e);

@@ -84,7 +84,7 @@ void EventTimeInput::Late(const topology::Tuple& t) {
 }
 
 void EventTimeInput::Advance(int64_t now) {
-  if (const std::optional<int64_t> wm = tracker_.Advance(now)) on_watermark_(*wm);
+  if (tracker_.Advanced(now)) on_watermark_(tracker_.Current());
 }
 
 void EventTimeInput::OnTick(int64_t now) {

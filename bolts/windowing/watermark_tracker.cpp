@@ -24,7 +24,7 @@ bool WatermarkTracker::IsIdle(int stream, int64_t now) const noexcept {
   return idle_timeout_ms_ > 0 && now - streams_[stream].last_active >= idle_timeout_ms_;
 }
 
-std::optional<int64_t> WatermarkTracker::Advance(int64_t now) {
+bool WatermarkTracker::Advanced(int64_t now) {
   std::optional<int64_t> holding;  // min over streams that hold the watermark back
   std::optional<int64_t> ended;    // max over ended streams
   bool any_holding = false;
@@ -36,15 +36,15 @@ std::optional<int64_t> WatermarkTracker::Advance(int64_t now) {
     }
     if (IsIdle(static_cast<int>(i), now)) continue;
     any_holding = true;
-    if (!s.max_ts) return std::nullopt;  // a live stream has not delivered yet
+    if (!s.max_ts) return false;  // a live stream has not delivered yet
     holding = holding ? std::min(*holding, *s.max_ts) : *s.max_ts;
   }
   const std::optional<int64_t> base = any_holding ? holding : ended;
-  if (!base) return std::nullopt;
+  if (!base) return false;
   const int64_t candidate = topology::SaturatingSub(*base, lag_ms_);
-  if (watermark_ && candidate <= *watermark_) return std::nullopt;
+  if (watermark_ && candidate <= *watermark_) return false;
   watermark_ = candidate;
-  return watermark_;
+  return true;
 }
 
 }  // namespace tempest::bolts

@@ -26,8 +26,14 @@ class WatermarkTracker {
   void End(int stream) { streams_[stream].ended = true; }
   // The largest timestamp the stream has delivered (none yet: nullopt).
   std::optional<int64_t> max_ts(int stream) const noexcept { return streams_[stream].max_ts; }
-  // Recomputes at `now` (idleness is judged then); returns the watermark if it advanced.
-  std::optional<int64_t> Advance(int64_t now);
+  // Recomputes at `now` (idleness is judged then); true if the watermark advanced (Current then
+  // gives it). Per tuple on the hot path, so it returns no std::optional: GCC builds a returned
+  // one in memory with a byte store and reloads it whole, which waits for that store.
+  bool Advanced(int64_t now);
+  // The watermark; only once there is one.
+  int64_t Current() const noexcept { return *watermark_; }
+  // As Advanced, with the watermark it advanced to.
+  std::optional<int64_t> Advance(int64_t now) { return Advanced(now) ? watermark_ : std::nullopt; }
 
   std::optional<int64_t> watermark() const noexcept { return watermark_; }
   bool IsIdle(int stream, int64_t now) const noexcept;

@@ -22,6 +22,20 @@ TEST(WatermarkTrackerTest, TrackSingleStreamOutOfOrder) {
   EXPECT_EQ(w.Advance(0), 105);
 }
 
+// What the event-time input calls per tuple: Advanced says whether it moved, Current gives it.
+TEST(WatermarkTrackerTest, AdvancedSaysWhetherTheWatermarkMovedAndCurrentGivesIt) {
+  WatermarkTracker w(2, 5, 0, 0);
+  w.Track(0, 100);
+  EXPECT_FALSE(w.Advanced(0));  // stream 1 has delivered nothing
+  w.Track(1, 90);
+  EXPECT_TRUE(w.Advanced(0));
+  EXPECT_EQ(w.Current(), 85);
+  EXPECT_FALSE(w.Advanced(0));  // unchanged
+  w.Track(1, 120);
+  EXPECT_TRUE(w.Advanced(0));
+  EXPECT_EQ(w.Current(), 95);
+}
+
 TEST(WatermarkTrackerTest, TrackTwoStreamsWaitsForBothThenTakesTheMinimum) {
   WatermarkTracker w(2, 5, 0, 0);
   w.Track(0, 100);
