@@ -181,15 +181,15 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
       Unknown(input);
       return;
     }
-    const std::optional<int64_t> ts = event_time_->Timestamp(input);
-    if (!ts) return;
+    int64_t ts = 0;
+    if (!event_time_->Timestamp(input, ts)) return;
     if (flushed_) {
       // A replay after the end of input: it joins what comes with it and leaves at once.
-      Store(input, src, *ts);
+      Store(input, src, ts);
       state_.Drain();
       return;
     }
-    event_time_->Admit(input, *ts, [&] { Store(input, src, *ts); });
+    event_time_->Admit(input, ts, [&] { Store(input, src, ts); });
   }
 
   void OnTick() {

@@ -43,11 +43,14 @@ const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::Tuple& t)
   return *last_stream_;
 }
 
-std::optional<int64_t> EventTimeInput::Timestamp(const topology::Tuple& t) {
+bool EventTimeInput::Timestamp(const topology::Tuple& t, int64_t& ts) {
   const Stream& s = StreamOf(t);
   if (s.ts_index >= 0 && static_cast<std::size_t>(s.ts_index) < t.size()) {
     const topology::Value& v = t.GetValue(static_cast<std::size_t>(s.ts_index));
-    if (v.type() == topology::ValueType::kInt) return v.AsInt();
+    if (const int64_t* i = v.IfInt()) {
+      ts = *i;
+      return true;
+    }
   }
   if (++bad_timestamps_ <= 10) {
     out_.ReportError(
@@ -56,7 +59,7 @@ std::optional<int64_t> EventTimeInput::Timestamp(const topology::Tuple& t) {
   }
   out_.Ack(t);
   out_.ReportDropped();
-  return std::nullopt;
+  return false;
 }
 
 EventTimeInput::Tracked EventTimeInput::Track(const topology::Tuple& t, int64_t ts) {

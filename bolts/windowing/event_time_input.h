@@ -46,9 +46,10 @@ class EventTimeInput {
                  const WindowClock& clock, int64_t now, WatermarkSettings settings,
                  RouteOf route_of, OnWatermark on_watermark);
 
-  // The tuple's event time: nullopt when it has no integer one (then it is reported, the first
-  // ten times, acked and counted dropped).
-  std::optional<int64_t> Timestamp(const topology::Tuple& t);
+  // The tuple's event time into `ts`; false when it has no integer one (then it is reported, the
+  // first ten times, acked and counted dropped). Per tuple, so no std::optional is returned (GCC
+  // builds one in memory and reloads it whole, which waits for the store just made).
+  bool Timestamp(const topology::Tuple& t, int64_t& ts);
 
   // A tuple at `ts` (its Timestamp): `keep()` stores it unless it is late, strictly below the
   // watermark; a late one goes unchanged to its late stream or is counted dropped, acked either

@@ -99,9 +99,9 @@ class WindowedBoltAdapter final
       Keep(input, owned, count_only_ ? 0 : manager_->ArrivalTime(clock_()));
       return;
     }
-    const std::optional<int64_t> ts = event_time_->Timestamp(input);
-    if (!ts) return;
-    event_time_->Admit(input, *ts, [&] { Keep(input, owned, *ts); });
+    int64_t ts = 0;
+    if (!event_time_->Timestamp(input, ts)) return;
+    event_time_->Admit(input, ts, [&] { Keep(input, owned, ts); });
   }
 
   std::chrono::milliseconds TickInterval() const override {
@@ -241,9 +241,7 @@ class WindowedBoltAdapter final
   void ExecuteAfterFlush(const Tuple& input) {
     int64_t end = clock_();
     if (config_.event_time()) {
-      const std::optional<int64_t> ts = event_time_->Timestamp(input);
-      if (!ts) return;
-      end = *ts;
+      if (!event_time_->Timestamp(input, end)) return;
     }
     std::optional<int64_t> start;
     if (!config_.length.is_count()) start = topology::SaturatingSub(end, config_.length.value);
