@@ -109,6 +109,7 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
   // Built in place unless debug logging wants every row as values first.
   const int only_task = debug_ ? -1 : router_.OnlyTask(s);
   const bool route_first = !debug_ && only_task < 0 && router_.RoutesWithoutValues(s);
+  const bool cells = !debug_ && filler.FillsCells();
   std::size_t sent = 0;
   for (std::size_t i = 0; i < count; ++i) {
     int task = only_task;
@@ -117,7 +118,16 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
       router_.Route(s, no_values_, targets_);
       if (targets_.size() == 1) task = targets_[0];
     }
-    if (task >= 0) {
+    topology::RowBatch* batch = cells && task >= 0 ? outbox_.OpenRow(task) : nullptr;
+    if (batch != nullptr) {
+      const std::size_t n = filler.FillCells(i, *batch);
+      if (n != schema.fields->size()) {
+        batch->DropCells(n);
+        ThrowWrongSize(schema, n);
+      }
+      outbox_.EndRow(task, &schema, n);
+      ++sent;
+    } else if (task >= 0) {
       topology::Values& values = outbox_.Begin();
       filler.Fill(i, values);
       CheckSize(schema, values.size());

@@ -10,11 +10,22 @@
 
 namespace tempest::topology {
 
+class RowBatch;
+
 // Builds the rows of EmitRows, one call per row, into `values` (empty; it may be the outgoing
 // tuple's own storage).
 class RowFiller {
  public:
   virtual void Fill(std::size_t row, Values& values) = 0;
+  // A filler that can also append row `row`'s fields straight to a batch's open row as cells
+  // (RowBatch::AddInt and the like), the same fields Fill gives, says so; FillCells then returns
+  // how many it appended. Where the row goes to one local task it is built there, without Values.
+  virtual bool FillsCells() const noexcept { return false; }
+  virtual std::size_t FillCells(std::size_t row, RowBatch& out) {
+    (void)row;
+    (void)out;
+    return 0;
+  }
 
  protected:
   ~RowFiller() = default;

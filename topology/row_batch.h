@@ -139,6 +139,8 @@ class RowBatch {
   void AddBytes(std::string_view b) { PushText(CellTag::kShortBytes, CellTag::kBytes, b); }
   void AddValue(const Value& v);
   void AddAnchor(AckMeta::Anchor a) { anchors_.push_back(a); }
+  // Takes back the last `cells` cells of a row not ended (a row found wrong while built).
+  void DropCells(std::size_t cells) { cells_.resize(cells_.size() - cells); }
   void EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
     rows_.push_back(
         Row{schema, static_cast<uint32_t>(cells_.size() - fields), static_cast<uint32_t>(fields),

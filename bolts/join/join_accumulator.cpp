@@ -294,6 +294,14 @@ void JoinAccumulator::MatchRows::Fill(std::size_t, topology::Values& row) {
   }
 }
 
+std::size_t JoinAccumulator::MatchRows::FillCells(std::size_t, topology::RowBatch& out) {
+  const uint8_t* values = self->prefix_;
+  for (const uint8_t from_last : self->select_from_last_) {
+    packed::UnpackCell(from_last != 0 ? picks : values, out);
+  }
+  return self->select_from_last_.size();
+}
+
 void JoinAccumulator::EmitMatches(std::size_t j, const JoinedTable::Group& group) {
   JoinedTable& table = tables_[j];
   if (Pads(plan_.clauses[j].type)) {

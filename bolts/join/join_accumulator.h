@@ -80,6 +80,8 @@ class JoinAccumulator {
     const JoinAccumulator* self = nullptr;
     const uint8_t* picks = nullptr;
     void Fill(std::size_t, topology::Values& row) override;
+    bool FillsCells() const noexcept override { return true; }
+    std::size_t FillCells(std::size_t, topology::RowBatch& out) override;
   };
 
   bool keep_null_probe_keys_ = false;

@@ -144,6 +144,45 @@ void UnpackValue(const uint8_t*& p, Value& out) {
   }
 }
 
+void UnpackCellAny(const uint8_t*& p, topology::RowBatch& out) {
+  switch (static_cast<Tag>(*p)) {
+    case kNull:
+      ++p;
+      out.AddNull();
+      return;
+    case kFalse:
+    case kTrue:
+      out.AddBool(*p++ == kTrue);
+      return;
+    case kInt:
+      ++p;
+      out.AddInt(UnZigZag(GetVarint(p)));
+      return;
+    case kDouble: {
+      ++p;
+      double d;
+      std::memcpy(&d, p, sizeof d);
+      p += sizeof d;
+      out.AddDouble(d);
+      return;
+    }
+    case kString:
+      ++p;
+      out.AddString(GetBytes(p));
+      return;
+    case kBytes:
+      ++p;
+      out.AddBytes(GetBytes(p));
+      return;
+    case kList:
+    case kMap:
+      break;
+  }
+  Value v;
+  UnpackValue(p, v);
+  out.AddValue(v);
+}
+
 void UnpackAppendAny(const uint8_t*& p, topology::Values& out) {
   switch (static_cast<Tag>(*p)) {
     case kInt:

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/row_batch.h"
 #include "topology/value.h"
 
 // The packed form of values that bolts hold for a long time (a window's tuples, a join's stored
@@ -80,6 +81,17 @@ inline void UnpackAppend(const uint8_t*& p, topology::Values& out) {
     return;
   }
   UnpackAppendAny(p, out);
+}
+// Appends the packed value at `p` to `out`'s open row as a cell (RowBatch::AddInt and the like);
+// `p` ends past it.
+void UnpackCellAny(const uint8_t*& p, topology::RowBatch& out);
+inline void UnpackCell(const uint8_t*& p, topology::RowBatch& out) {
+  if (*p == kInt) {
+    ++p;
+    out.AddInt(UnZigZag(GetVarint(p)));
+    return;
+  }
+  UnpackCellAny(p, out);
 }
 // Moves `p` past the packed value at it.
 void SkipAny(const uint8_t*& p) noexcept;

@@ -91,6 +91,17 @@ class Outbox {
     OpenBatch(slot).Append(schema, staged_);
     HandIfFull(slot);
   }
+  // A row built in place in `task`'s open batch (Emitter::EmitRows): the batch to append its
+  // cells to, or null when `task` is remote (then Begin and Commit). EndRow then closes the row,
+  // with its cell count, and sends as Commit would.
+  topology::RowBatch* OpenRow(int task) {
+    return queues_[task] == nullptr ? nullptr : &OpenBatch(SlotOf(task));
+  }
+  void EndRow(int task, const topology::StreamSchema* schema, std::size_t cells) {
+    const int slot = SlotOf(task);
+    slots_[slot].pending.EndRow(schema, cells, 0);
+    HandIfFull(slot);
+  }
   // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies),
   // one of the ack destinations. An ack of the same tree as the message queued just before it
   // is XORed into that one: the acker's sum is the same (XOR is associative), and the tuples of
