@@ -120,10 +120,13 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
     }
     topology::RowBatch* batch = cells && task >= 0 ? outbox_.OpenRow(task) : nullptr;
     if (batch != nullptr) {
-      const std::size_t n = filler.FillCells(i, *batch);
-      if (n != schema.fields->size()) {
-        batch->DropCells(n);
-        ThrowWrongSize(schema, n);
+      std::size_t n = 0;
+      try {
+        n = filler.FillCells(i, *batch);
+        if (n != schema.fields->size()) ThrowWrongSize(schema, n);
+      } catch (...) {
+        batch->DropOpenCells();  // the next row must not start with this one's cells
+        throw;
       }
       outbox_.EndRow(task, &schema, n);
       ++sent;

@@ -139,8 +139,13 @@ class RowBatch {
   void AddBytes(std::string_view b) { PushText(CellTag::kShortBytes, CellTag::kBytes, b); }
   void AddValue(const Value& v);
   void AddAnchor(AckMeta::Anchor a) { anchors_.push_back(a); }
-  // Takes back the last `cells` cells of a row not ended (a row found wrong while built).
-  void DropCells(std::size_t cells) { cells_.resize(cells_.size() - cells); }
+  // The cells added since the last EndRow (of a row being built).
+  std::size_t OpenCells() const noexcept {
+    return rows_.empty() ? cells_.size()
+                         : cells_.size() - rows_.back().first_cell - rows_.back().cells;
+  }
+  // Takes back the cells of a row being built (found wrong, or its builder threw).
+  void DropOpenCells() { cells_.resize(cells_.size() - OpenCells()); }
   void EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
     rows_.push_back(
         Row{schema, static_cast<uint32_t>(cells_.size() - fields), static_cast<uint32_t>(fields),

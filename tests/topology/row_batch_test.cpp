@@ -27,6 +27,33 @@ std::vector<Values> AllKinds() {
   };
 }
 
+// A row being built cell by cell can be taken back (its builder threw) without touching the
+// rows before it, and the next row starts clean.
+TEST(RowBatchTest, ARowBeingBuiltIsDroppedWithoutTheRowsBeforeIt) {
+  RowBatch batch;
+  EXPECT_EQ(batch.OpenCells(), 0u);
+  batch.AddInt(1);
+  EXPECT_EQ(batch.OpenCells(), 1u);
+  batch.DropOpenCells();  // the first row
+  batch.AddInt(2);
+  batch.AddString("two");
+  batch.EndRow(&kSchema, 2, 0);
+  batch.AddInt(3);
+  batch.AddString(std::string(40, 'x'));
+  EXPECT_EQ(batch.OpenCells(), 2u);
+  batch.DropOpenCells();
+  EXPECT_EQ(batch.OpenCells(), 0u);
+  batch.AddInt(4);
+  batch.AddNull();
+  batch.EndRow(&kSchema, 2, 0);
+  ASSERT_EQ(batch.size(), 2u);
+  Values v;
+  batch[0].LoadValues(v);
+  EXPECT_EQ(v, (Values{2, "two"}));
+  batch[1].LoadValues(v);
+  EXPECT_EQ(v, (Values{4, Value()}));
+}
+
 TEST(RowBatchTest, RowsLoadBackAsTheTuplesTheyWereAppendedFrom) {
   RowBatch batch;
   const std::vector<Values> rows = AllKinds();
