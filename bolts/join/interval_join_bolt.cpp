@@ -13,6 +13,8 @@
 #include "bolts/windowing/event_time_input.h"
 #include "bolts/windowing/schema_cache.h"
 #include "bolts/windowing/window_config.h"
+#include "topology/output_collector.h"
+#include "topology/row_batch.h"
 #include "topology/saturating.h"
 #include "topology/topology_context.h"
 
@@ -307,43 +309,83 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     }
   }
 
-  // Null tuples are the padded side. The output is anchored to stand-ins carrying the rows' ack
-  // metadata (the tuple being added is the runtime's, a held row is packed), and what the emit
-  // adds to their ack values goes back into the rows.
+  // Null tuples are the padded side. An output of untracked rows is built straight into the
+  // outgoing batch where it goes to one local task (RowFiller::FillCells); one of tracked rows
+  // is anchored to stand-ins carrying the rows' ack metadata (the tuple being added is the
+  // runtime's, a held row is packed), and what the emit adds to their ack values goes back into
+  // the rows.
   void EmitRow(const IntervalJoinRow* left, const IntervalJoinRow* right, int64_t ts) {
-    const IntervalJoinRow* rows[2] = {left, right};
-    const InputPlan* plans[2] = {left != nullptr ? &PlanOf(*left, 0) : nullptr,
-                                 right != nullptr ? &PlanOf(*right, 1) : nullptr};
-    topology::Values row;
-    row.reserve(select_.size());
-    for (const int s : select_) {
-      if (s < 0) {
-        row.emplace_back(ts);
-        continue;
-      }
-      const SelectPlan& sel = plan_.select[static_cast<std::size_t>(s)];
-      const int side = sel.input == 0 ? 0 : 1;
-      if (rows[side] == nullptr) {
-        row.emplace_back();
-        continue;
-      }
-      rows[side]->AppendValue(plans[side]->select_index[static_cast<std::size_t>(s)], sel.path,
-                              row);
+    output_.rows[0] = left;
+    output_.rows[1] = right;
+    output_.ts = ts;
+    const bool tracked =
+        (left != nullptr && left->tracked()) || (right != nullptr && right->tracked());
+    if (!tracked && out_rows_ != nullptr) {
+      out_rows_->EmitRows(config_.output_stream, 1, output_);
+      return;
     }
+    topology::Values row;
+    output_.Fill(0, row);
     std::size_t n = 0;
     for (int i = 0; i < 2; ++i) {
-      if (rows[i] == nullptr) continue;
-      rows[i]->LoadAnchor(anchor_tuples_[i]);
+      if (output_.rows[i] == nullptr) continue;
+      output_.rows[i]->LoadAnchor(anchor_tuples_[i]);
       anchors_[n++] = &anchor_tuples_[i];
     }
     out_.Emit(config_.output_stream, topology::Anchors(anchors_, n), std::move(row));
     for (int i = 0; i < 2; ++i) {
-      if (rows[i] != nullptr) rows[i]->FoldAck(anchor_tuples_[i]);
+      if (output_.rows[i] != nullptr) output_.rows[i]->FoldAck(anchor_tuples_[i]);
     }
   }
 
+  // One output row: the selected fields of its left and right rows (null: padded) and `_ts`.
+  struct OutputRow final : topology::RowFiller {
+    explicit OutputRow(Impl* impl) noexcept : self(impl) {}
+    Impl* self;
+    const IntervalJoinRow* rows[2] = {nullptr, nullptr};
+    int64_t ts = 0;
+
+    void Fill(std::size_t, topology::Values& row) override {
+      row.reserve(self->select_.size());
+      Select([&](int64_t t) { row.emplace_back(t); }, [&] { row.emplace_back(); },
+             [&](const IntervalJoinRow& r, int index, const std::vector<std::string>& path) {
+               r.AppendValue(index, path, row);
+             });
+    }
+    bool FillsCells() const noexcept override { return true; }
+    std::size_t FillCells(std::size_t, topology::RowBatch& out) override {
+      Select([&](int64_t t) { out.AddInt(t); }, [&] { out.AddNull(); },
+             [&](const IntervalJoinRow& r, int index, const std::vector<std::string>& path) {
+               r.AppendCell(index, path, out);
+             });
+      return self->select_.size();
+    }
+    // Per output field in order: time(ts) for `_ts`, null() for a padded side, else
+    // field(row, index, path).
+    template <class Time, class Null, class Field>
+    void Select(Time time, Null null, Field field) const {
+      const InputPlan* plans[2] = {rows[0] != nullptr ? &self->PlanOf(*rows[0], 0) : nullptr,
+                                   rows[1] != nullptr ? &self->PlanOf(*rows[1], 1) : nullptr};
+      for (const int s : self->select_) {
+        if (s < 0) {
+          time(ts);
+          continue;
+        }
+        const SelectPlan& sel = self->plan_.select[static_cast<std::size_t>(s)];
+        const int side = sel.input == 0 ? 0 : 1;
+        if (rows[side] == nullptr) {
+          null();
+          continue;
+        }
+        field(*rows[side], plans[side]->select_index[static_cast<std::size_t>(s)], sel.path);
+      }
+    }
+  };
+
   const IntervalJoinBoltConfig& config_;
   topology::OutputCollector& out_;
+  topology::RowEmitter* out_rows_ = topology::RowEmitterOf(out_);
+  OutputRow output_{this};
   WindowClock& clock_;
   IntervalJoinState state_;
   JoinPlan plan_;

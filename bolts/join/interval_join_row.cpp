@@ -33,6 +33,26 @@ void IntervalJoinRow::AppendValue(int index, const std::vector<std::string>& pat
   }
 }
 
+void IntervalJoinRow::AppendCell(int index, const std::vector<std::string>& path,
+                                 topology::RowBatch& out) const {
+  if (added_ != nullptr) {
+    const topology::Value* v = LookupPath(*added_, index, path);
+    if (v != nullptr) {
+      out.AddValue(*v);
+    } else {
+      out.AddNull();
+    }
+    return;
+  }
+  const PackedRow r = PackedRow::Parse(packed_);
+  const uint8_t* p = packed::FindPath(r.fields, r.field_count, index, path);
+  if (p != nullptr) {
+    packed::UnpackCell(p, out);
+  } else {
+    out.AddNull();
+  }
+}
+
 void IntervalJoinRow::AppendField(int index, topology::Values& out) const {
   if (added_ != nullptr) {
     if (index >= 0 && static_cast<std::size_t>(index) < added_->size()) {

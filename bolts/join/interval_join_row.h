@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bolts/windowing/packed_row.h"
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 
 namespace tempest::bolts {
@@ -36,6 +37,8 @@ class IntervalJoinRow {
 
   // Appends to `out` the value LookupPath(row, index, path) finds, or null when it finds none.
   void AppendValue(int index, const std::vector<std::string>& path, topology::Values& out) const;
+  // As AppendValue, as a cell of `out`'s open row.
+  void AppendCell(int index, const std::vector<std::string>& path, topology::RowBatch& out) const;
   // Appends field `index` (null when the row has no such field).
   void AppendField(int index, topology::Values& out) const;
 

@@ -205,5 +205,53 @@ TEST(JoinBoltBuilderTest, MatchesBuiltAsCellsEqualMatchesBuiltAsValues) {
   EXPECT_EQ(run(true), expected);
 }
 
+// The same for the IntervalJoinBolt: an output of untracked rows is built as cells, one of
+// tracked rows as Values. A full join within ±5 ms gives a match, padded rows of both sides and
+// `_ts`; the two spouts interleave freely, so the rows are compared as sorted lists.
+TEST(IntervalJoinBuilderTest, OutputsBuiltAsCellsEqualOutputsBuiltAsValues) {
+  const std::string kTitle = "a show title longer than fourteen bytes";
+  const auto run = [&](bool acking) {
+    topology::TopologyBuilder b("interval-join-cells");
+    if (!acking) b.Config().acker_executors = 0;
+    b.SetSpout("shows", [kTitle] {
+      return std::make_unique<testing::ListSpout>(
+          topology::Fields{"key", "ts", "title", "score"},
+          std::vector<topology::Values>{
+              {1, 100, kTitle, 1.5}, {2, 200, "s2", 2.5}, {3, 300, "s3", topology::Value()}});
+    });
+    b.SetSpout("clicks", [] {
+      return std::make_unique<testing::ListSpout>(
+          topology::Fields{"key", "ts", "who"},
+          std::vector<topology::Values>{{1, 103, "ann"}, {1, 110, "bo"}, {4, 400, "dan"}});
+    });
+    bolts::IntervalJoinBoltBuilder join(bolts::JoinSelector::kSource, {"shows", {"key"}, "ts"},
+                                        {"clicks", {"key"}, "ts"});
+    join.Between(-5, 5)
+        .Type(bolts::JoinType::kFull)
+        .Select("shows:key AS sk, title, score, clicks:key AS ck, who, _ts");
+    b.SetBolt("join", join.Build()).GlobalGrouping("shows").GlobalGrouping("clicks");
+    const auto recorder = AddRecorder(b, "join");
+    const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
+    EXPECT_TRUE(summary.completed) << summary.error;
+    std::vector<std::string> rows;
+    for (const auto& r : recorder->records()) rows.push_back(topology::ToString(r.values));
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  };
+  const topology::Value null;
+  std::vector<std::string> expected;
+  for (const topology::Values& v :
+       std::vector<topology::Values>{{1, kTitle, 1.5, 1, "ann", 103},
+                                     {null, null, null, 1, "bo", 110},
+                                     {2, "s2", 2.5, null, null, 200},
+                                     {3, "s3", null, null, null, 300},
+                                     {null, null, null, 4, "dan", 400}}) {
+    expected.push_back(topology::ToString(v));
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(run(false), expected);
+  EXPECT_EQ(run(true), expected);
+}
+
 }  // namespace
 }  // namespace tempest
