@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 #include <zmq.hpp>
 
@@ -153,9 +154,12 @@ TEST_P(ZmqTransportTest, ReconnectingATaskReachesItsNewInbox) {
   EXPECT_EQ(got, "again");
 }
 
-// Whether `socket`'s handshake with the peer it connects to fails (a monitor event), waiting up
-// to 10 s for it.
-bool HandshakeFails(zmq::socket_t& socket, const std::string& monitor_endpoint) {
+// Whether `socket`'s handshake with the peer `connect` connects it to fails (a monitor event),
+// waiting up to 10 s for it. The monitor is attached before `connect` runs: a handshake that
+// fails at once would otherwise be over, unseen, before it watches (and after a protocol error
+// the socket does not reconnect, so the event would never come again).
+bool HandshakeFails(zmq::socket_t& socket, const std::string& monitor_endpoint,
+                    const std::function<void()>& connect) {
   struct Monitor : zmq::monitor_t {
     bool failed = false;
     void on_event_handshake_failed_no_detail(const zmq_event_t&, const char*) override {
@@ -167,6 +171,7 @@ bool HandshakeFails(zmq::socket_t& socket, const std::string& monitor_endpoint) 
     void on_event_handshake_failed_auth(const zmq_event_t&, const char*) override { failed = true; }
   } monitor;
   monitor.init(socket, monitor_endpoint, ZMQ_EVENT_ALL);
+  connect();
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   while (!monitor.failed && std::chrono::steady_clock::now() < deadline) monitor.check_event(100);
   return monitor.failed;
@@ -212,11 +217,12 @@ TEST(CurveTest, APeerWithoutTheRunsKeysReachesNothing) {
         attacker.set(zmq::sockopt::curve_publickey, keys.client_public);
         attacker.set(zmq::sockopt::curve_secretkey, keys.client_secret);
       }
-      attacker.connect(target);
-      for (const std::string& f : ForgedFrames()) {
-        (void)attacker.send(zmq::buffer(f), zmq::send_flags::dontwait);
-      }
-      EXPECT_TRUE(HandshakeFails(attacker, fmt::format("inproc://attacker-{}", n++)));
+      EXPECT_TRUE(HandshakeFails(attacker, fmt::format("inproc://attacker-{}", n++), [&] {
+        attacker.connect(target);
+        for (const std::string& f : ForgedFrames()) {
+          (void)attacker.send(zmq::buffer(f), zmq::send_flags::dontwait);
+        }
+      }));
     }
   }
 
