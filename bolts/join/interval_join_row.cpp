@@ -13,20 +13,20 @@ const JoinRowOrigin& IntervalJoinRow::Origin() const noexcept {
   return *origin_;
 }
 
+IntervalJoinRow::Found IntervalJoinRow::Find(int index,
+                                             const std::vector<std::string>& path) const {
+  if (added_ != nullptr) return {LookupPath(*added_, index, path), nullptr};
+  const PackedRow r = PackedRow::Parse(packed_);
+  return {nullptr, packed::FindPath(r.fields, r.field_count, index, path)};
+}
+
 void IntervalJoinRow::AppendValue(int index, const std::vector<std::string>& path,
                                   topology::Values& out) const {
-  if (added_ != nullptr) {
-    const topology::Value* v = LookupPath(*added_, index, path);
-    if (v != nullptr) {
-      out.push_back(*v);
-    } else {
-      out.emplace_back();
-    }
-    return;
-  }
-  const PackedRow r = PackedRow::Parse(packed_);
-  const uint8_t* p = packed::FindPath(r.fields, r.field_count, index, path);
-  if (p != nullptr) {
+  const Found f = Find(index, path);
+  const uint8_t* p = f.packed;
+  if (f.value != nullptr) {
+    out.push_back(*f.value);
+  } else if (p != nullptr) {
     packed::UnpackAppend(p, out);
   } else {
     out.emplace_back();
@@ -35,18 +35,11 @@ void IntervalJoinRow::AppendValue(int index, const std::vector<std::string>& pat
 
 void IntervalJoinRow::AppendCell(int index, const std::vector<std::string>& path,
                                  topology::RowBatch& out) const {
-  if (added_ != nullptr) {
-    const topology::Value* v = LookupPath(*added_, index, path);
-    if (v != nullptr) {
-      out.AddValue(*v);
-    } else {
-      out.AddNull();
-    }
-    return;
-  }
-  const PackedRow r = PackedRow::Parse(packed_);
-  const uint8_t* p = packed::FindPath(r.fields, r.field_count, index, path);
-  if (p != nullptr) {
+  const Found f = Find(index, path);
+  const uint8_t* p = f.packed;
+  if (f.value != nullptr) {
+    out.AddValue(*f.value);
+  } else if (p != nullptr) {
     packed::UnpackCell(p, out);
   } else {
     out.AddNull();

@@ -53,6 +53,13 @@ class IntervalJoinRow {
   void Unpack(topology::Tuple& out) const;
 
  private:
+  // Where field `index` at `path` is: a value of the added tuple, or the packed bytes of a held
+  // row's; both null when the row has no such field.
+  struct Found {
+    const topology::Value* value;
+    const uint8_t* packed;
+  };
+  Found Find(int index, const std::vector<std::string>& path) const;
   const JoinRowOrigin& Origin() const noexcept;
 
   const topology::Tuple* added_ = nullptr;

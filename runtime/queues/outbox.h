@@ -133,9 +133,6 @@ class Outbox {
       HandAcks(slot);
     }
   }
-  void SendAck(int task, const transport::AckMessage& message) {
-    SendAck(task, message.type, message.root, message.value);
-  }
   // Hands every non-empty batch over, in the order they were started (ack messages last).
   void Flush();
   // Flushes, then sends end-of-stream to each task in `tasks` (tuple destinations).

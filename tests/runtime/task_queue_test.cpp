@@ -311,7 +311,7 @@ TEST(TaskQueueTest, AnOutboxReachesFarApartDestinationsOfAWideTopology) {
   options.batch_size = 2;
   Outbox outbox(1, queues, {{7, kTasks - 1}, {kTasks}}, options);
   for (int64_t i = 0; i < 5; ++i) outbox.Send(i % 2 == 0 ? 7 : kTasks - 1, nullptr, {i});
-  outbox.SendAck(kTasks, transport::AckMessage{transport::AckMessage::Type::kAck, 42, 9});
+  outbox.SendAck(kTasks, transport::AckMessage::Type::kAck, 42, 9);
   outbox.SendClose({7, kTasks - 1, kTasks});
   // What each queue got: tuple values, ack roots, then -1 for the close.
   const auto got = [](TaskQueue& q) {
@@ -343,7 +343,7 @@ TEST(TaskQueueTest, AnOutboxFoldsAnAckIntoTheAckOfTheSameTreeBeforeIt) {
       {Type::kAck, 42, 0b0001}, {Type::kAck, 42, 0b0010}, {Type::kAck, 42, 0b0100},
       {Type::kAck, 43, 0b1000}, {Type::kAck, 42, 0b0001}, {Type::kFail, 42, 0},
       {Type::kAck, 42, 0b0110}};
-  for (const transport::AckMessage& m : sent) outbox.SendAck(2, m);
+  for (const transport::AckMessage& m : sent) outbox.SendAck(2, m.type, m.root, m.value);
   outbox.Flush();
   std::vector<Envelope> got;
   ASSERT_TRUE(acker.PopAll(got));
