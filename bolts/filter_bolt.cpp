@@ -27,6 +27,13 @@ void FilterBolt::Execute(const topology::Tuple& input) {
   out_->Ack(input);
 }
 
+void FilterBolt::ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const topology::RowRef row = rows[i];
+    out.AckRow(row, condition_.Holds(row) ? out.ForwardRow(config_.output_stream, row) : 0);
+  }
+}
+
 void FilterBolt::DeclareOutputFields(topology::OutputFieldsDeclarer& declarer) const {
   declarer.DeclareStream(config_.output_stream, fields_);
 }

@@ -84,9 +84,15 @@ Value RowRef::GetValue(std::size_t field) const {
     case CellTag::kValue:
       break;
   }
+  return *SideValue(field);
+}
+
+const Value* RowRef::SideValue(std::size_t field) const noexcept {
+  const Cell& c = cells_[field];
+  if (c.tag != CellTag::kValue) return nullptr;
   uint32_t index;
   std::memcpy(&index, c.bytes, 4);
-  return batch_->side_[index];
+  return &batch_->side_[index];
 }
 
 void RowRef::LoadValues(Values& out) const {

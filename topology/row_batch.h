@@ -71,6 +71,8 @@ class RowRef {
   std::string_view Text(std::size_t field) const noexcept;
   // The field as a Value (allocates for a long string).
   Value GetValue(std::size_t field) const;
+  // The list or map of a kValue cell, where the batch keeps it; null for any other cell.
+  const Value* SideValue(std::size_t field) const noexcept;
   // The row's values into `out` (resized; strings reuse their buffers).
   void LoadValues(Values& out) const;
   // Makes `out` the tuple of this row, sent by `source_task` (RowBatch::Load).

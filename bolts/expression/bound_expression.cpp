@@ -196,35 +196,61 @@ bool Arithmetic(ExprNode::Op op, const Value& a, const Value& b, Value& out) {
   return true;
 }
 
-// Evaluates `n`; the result is `scratch` or a value the tuples or the tree own.
-const Value* Eval(const Node& n, std::span<const Tuple* const> tuples, Value& scratch) {
+// The field index of `n` in rows of `schema`: a pointer compare per schema seen.
+int FieldIndex(const Node& n, const topology::StreamSchema* schema,
+               const topology::Fields& fields) {
+  for (const auto& [seen, i] : n.index) {
+    if (seen == schema) return i;
+  }
+  int index = -1;
+  const auto& names = fields.names();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == n.path[0]) index = static_cast<int>(i);
+  }
+  n.index.emplace_back(schema, index);
+  return index;
+}
+
+// The inputs of an evaluation: tuples (nullptr: every field null).
+struct TupleInputs {
+  std::span<const Tuple* const> tuples;
+
+  const Value* Field(const Node& n, Value&) const {
+    const Tuple* t = tuples[static_cast<std::size_t>(n.input)];
+    if (t == nullptr) return nullptr;
+    return LookupPath(*t, FieldIndex(n, t->schema(), t->GetFields()), n.path);
+  }
+};
+
+// One batch row as the only input: a field is read into the caller's scratch value (a list or
+// map is read where the batch keeps it).
+struct RowInput {
+  const topology::RowRef& row;
+
+  const Value* Field(const Node& n, Value& scratch) const {
+    const topology::StreamSchema* schema = row.schema();
+    const int index = schema != nullptr ? FieldIndex(n, schema, *schema->fields) : -1;
+    if (index < 0 || static_cast<std::size_t>(index) >= row.size()) return nullptr;
+    const auto field = static_cast<std::size_t>(index);
+    if (const Value* side = row.SideValue(field)) return LookupNested(*side, n.path);
+    if (n.path.size() > 1) return nullptr;  // only a map has a nested path
+    scratch = row.GetValue(field);
+    return &scratch;
+  }
+};
+
+// Evaluates `n`; the result is `scratch` or a value the inputs or the tree own.
+template <class Inputs>
+const Value* Eval(const Node& n, const Inputs& in, Value& scratch) {
   switch (n.kind) {
     case ExprNode::Kind::kLiteral:
       return &n.literal;
     case ExprNode::Kind::kField: {
-      const Tuple* t = tuples[static_cast<std::size_t>(n.input)];
-      if (t == nullptr) return &kNullValue;
-      int index = -1;
-      bool found = false;
-      for (const auto& [schema, i] : n.index) {
-        if (schema == t->schema()) {
-          index = i;
-          found = true;
-          break;
-        }
-      }
-      if (!found) {
-        const auto& names = t->GetFields().names();
-        for (std::size_t i = 0; i < names.size(); ++i) {
-          if (names[i] == n.path[0]) index = static_cast<int>(i);
-        }
-        n.index.emplace_back(t->schema(), index);
-      }
-      const Value* v = LookupPath(*t, index, n.path);
+      const Value* v = in.Field(n, scratch);
       return v != nullptr ? v : &kNullValue;
     }
     case ExprNode::Kind::kNot: {
-      const Value* v = Eval(n.children[0], tuples, scratch);
+      const Value* v = Eval(n.children[0], in, scratch);
       if (v->type() != ValueType::kBool) return &kNullValue;
       scratch = Value(!v->AsBool());
       return &scratch;
@@ -237,7 +263,7 @@ const Value* Eval(const Node& n, std::span<const Tuple* const> tuples, Value& sc
       bool unknown = false;
       for (const Node& c : n.children) {
         Value local;
-        const Value* v = Eval(c, tuples, local);
+        const Value* v = Eval(c, in, local);
         if (v->type() != ValueType::kBool) {
           unknown = true;
         } else if (v->AsBool() != is_and) {
@@ -252,14 +278,14 @@ const Value* Eval(const Node& n, std::span<const Tuple* const> tuples, Value& sc
     case ExprNode::Kind::kIsNull:
     case ExprNode::Kind::kIsNotNull: {
       Value local;
-      const bool null = Eval(n.children[0], tuples, local)->IsNull();
+      const bool null = Eval(n.children[0], in, local)->IsNull();
       scratch = Value(n.kind == ExprNode::Kind::kIsNull ? null : !null);
       return &scratch;
     }
     case ExprNode::Kind::kCompare: {
       Value l, r;
-      const Value* a = Eval(n.children[0], tuples, l);
-      const Value* b = Eval(n.children[1], tuples, r);
+      const Value* a = Eval(n.children[0], in, l);
+      const Value* b = Eval(n.children[1], in, r);
       if (a->IsNull() || b->IsNull()) return &kNullValue;
       const int c = CompareValues(*a, *b);
       if (c == -2) return &kNullValue;
@@ -297,8 +323,8 @@ const Value* Eval(const Node& n, std::span<const Tuple* const> tuples, Value& sc
     }
     case ExprNode::Kind::kArithmetic: {
       Value l, r;
-      const Value* a = Eval(n.children[0], tuples, l);
-      const Value* b = Eval(n.children[1], tuples, r);
+      const Value* a = Eval(n.children[0], in, l);
+      const Value* b = Eval(n.children[1], in, r);
       if (!IsNumber(*a) || !IsNumber(*b) || !Arithmetic(n.op, *a, *b, scratch)) {
         return &kNullValue;
       }
@@ -306,7 +332,7 @@ const Value* Eval(const Node& n, std::span<const Tuple* const> tuples, Value& sc
     }
     case ExprNode::Kind::kNegate: {
       Value local;
-      const Value* v = Eval(n.children[0], tuples, local);
+      const Value* v = Eval(n.children[0], in, local);
       if (v->type() == ValueType::kInt) {
         if (v->AsInt() == INT64_MIN) return &kNullValue;
         scratch = Value(-v->AsInt());
@@ -344,12 +370,18 @@ BoundExpression::~BoundExpression() = default;
 
 Value BoundExpression::Evaluate(std::span<const Tuple* const> tuples) const {
   Value scratch;
-  return *Eval(*root_, tuples, scratch);
+  return *Eval(*root_, TupleInputs{tuples}, scratch);
 }
 
 bool BoundExpression::Holds(std::span<const Tuple* const> tuples) const {
   Value scratch;
-  const Value* v = Eval(*root_, tuples, scratch);
+  const Value* v = Eval(*root_, TupleInputs{tuples}, scratch);
+  return v->type() == ValueType::kBool && v->AsBool();
+}
+
+bool BoundExpression::Holds(const topology::RowRef& row) const {
+  Value scratch;
+  const Value* v = Eval(*root_, RowInput{row}, scratch);
   return v->type() == ValueType::kBool && v->AsBool();
 }
 

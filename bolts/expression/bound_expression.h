@@ -8,6 +8,7 @@
 
 #include "bolts/expression/expression.h"
 #include "topology/fields.h"
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 #include "topology/value.h"
 
@@ -43,6 +44,8 @@ class BoundExpression {
   topology::Value Evaluate(std::span<const topology::Tuple* const> tuples) const;
   // True only when the value is the boolean true.
   bool Holds(std::span<const topology::Tuple* const> tuples) const;
+  // Holds with `row` as input 0, the only one (a filter's batch).
+  bool Holds(const topology::RowRef& row) const;
   // Bit i set: the condition reads input i.
   uint64_t inputs() const noexcept { return inputs_; }
 

@@ -104,7 +104,12 @@ std::vector<FieldSelector> ParseSelect(std::string_view select) {
 const topology::Value* LookupPath(const topology::Tuple& tuple, int index,
                                   const std::vector<std::string>& path) noexcept {
   if (index < 0 || static_cast<std::size_t>(index) >= tuple.size()) return nullptr;
-  const topology::Value* v = &tuple.GetValues()[static_cast<std::size_t>(index)];
+  return LookupNested(tuple.GetValues()[static_cast<std::size_t>(index)], path);
+}
+
+const topology::Value* LookupNested(const topology::Value& root,
+                                    const std::vector<std::string>& path) noexcept {
+  const topology::Value* v = &root;
   for (std::size_t i = 1; i < path.size(); ++i) {
     if (v->type() != topology::ValueType::kMap) return nullptr;
     const topology::Value* next = nullptr;

@@ -32,6 +32,10 @@ std::vector<FieldSelector> ParseSelect(std::string_view select);
 const topology::Value* LookupPath(const topology::Tuple& tuple, int index,
                                   const std::vector<std::string>& path) noexcept;
 
+// The value at path[1..] inside `root` (path[0] named root's field); nullptr as LookupPath.
+const topology::Value* LookupNested(const topology::Value& root,
+                                    const std::vector<std::string>& path) noexcept;
+
 // ASCII case-insensitive equality (input names in descriptors).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) noexcept;
 

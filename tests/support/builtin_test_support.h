@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -16,7 +17,9 @@
 #include <vector>
 
 #include "../support/temp_dir.h"
+#include "topology/bolt.h"
 #include "topology/output_collector.h"
+#include "topology/row_batch.h"
 #include "topology/task_layout.h"
 #include "topology/topology_context.h"
 #include "topology/topology_spec.h"
@@ -145,6 +148,54 @@ class FakeBoltCollector : public topology::OutputCollector {
                        std::move(roots)});
     log.emplace_back("emit");
   }
+};
+
+// Runs a BatchBolt's batch path against a FakeBoltCollector: each row is loaded as a Tuple
+// (kept, so the recorded anchors stay valid); a forward or anchored emit is recorded as an emit
+// anchored to it, AckRow / FailRow as its ack / fail (with the ack value AckRow passed),
+// ExecuteAsTuple runs the bolt's Execute, failing the row when it throws (as the runtime does).
+class FakeBatchCollector final : public topology::BatchCollector {
+ public:
+  FakeBatchCollector(topology::Bolt& bolt, FakeBoltCollector& out) : bolt_(bolt), out_(out) {}
+
+  uint64_t ForwardRow(std::string_view stream, const topology::RowRef& row) override {
+    const topology::Tuple& t = Loaded(row);
+    out_.Emit(stream, t, t.GetValues());
+    return ++edges;
+  }
+  uint64_t EmitAnchored(std::string_view stream, const topology::RowRef& row,
+                        topology::Values&& values) override {
+    out_.Emit(stream, Loaded(row), std::move(values));
+    return ++edges;
+  }
+  void ExecuteAsTuple(const topology::RowRef& row) override {
+    const topology::Tuple& t = Loaded(row);
+    ++executed_as_tuples;
+    try {
+      bolt_.Execute(t);
+    } catch (const std::exception&) {
+      out_.Fail(t);
+    }
+  }
+  void AckRow(const topology::RowRef& row, uint64_t ack_val) override {
+    topology::Tuple t = Loaded(row);
+    topology::TupleAccess::MutableAck(t).ack_val = ack_val;
+    out_.Ack(t);
+  }
+  void FailRow(const topology::RowRef& row) override { out_.Fail(Loaded(row)); }
+
+  uint64_t edges = 0;  // ack values handed out, 1, 2, ...
+  int executed_as_tuples = 0;
+
+ private:
+  const topology::Tuple& Loaded(const topology::RowRef& row) {
+    row.Load(1, loaded_.emplace_back());
+    return loaded_.back();
+  }
+
+  topology::Bolt& bolt_;
+  FakeBoltCollector& out_;
+  std::deque<topology::Tuple> loaded_;
 };
 
 }  // namespace tempest::testing
