@@ -100,10 +100,35 @@ void FileSink::Prepare(const topology::TopologyContext& context,
 void FileSink::Execute(const topology::Tuple& input) {
   topology::AppendJsonObject(buffer_, input.GetFields(), input.GetValues());
   buffer_.push_back('\n');
-  // Keep only what acking needs: schema, source task and ack metadata, not the values.
-  topology::Tuple& handle =
-      unacked_.emplace_back(input.schema(), input.GetSourceTask(), topology::Values{});
-  topology::TupleAccess::MutableAck(handle) = topology::TupleAccess::Ack(input);
+  const topology::AckMeta& ack = topology::TupleAccess::Ack(input);
+  Hold(input.schema(), input.GetSourceTask(), {ack.anchors.data(), ack.anchors.size()});
+  topology::TupleAccess::MutableAck(unacked_.back()).ack_val = ack.ack_val;
+  FlushIfDue();
+}
+
+void FileSink::ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const topology::RowRef row = rows[i];
+    const topology::StreamSchema* schema = row.schema();
+    if (schema == nullptr || schema->fields->size() != row.size()) {
+      out.ExecuteAsTuple(row);  // Execute throws for it, naming the mismatch
+      continue;
+    }
+    topology::AppendJsonObject(buffer_, *schema->fields, row);
+    buffer_.push_back('\n');
+    Hold(schema, -1, row.anchors());
+    if (buffer_.size() >= kMaxBufferedBytes) Flush();
+  }
+  FlushIfDue();
+}
+
+void FileSink::Hold(const topology::StreamSchema* schema, int source_task,
+                    std::span<const topology::AckMeta::Anchor> anchors) {
+  topology::Tuple& handle = unacked_.emplace_back(schema, source_task);
+  topology::TupleAccess::MutableAck(handle).anchors.assign(anchors.begin(), anchors.end());
+}
+
+void FileSink::FlushIfDue() {
   if (buffer_.size() >= kMaxBufferedBytes ||
       now_() - last_flush_ >= std::chrono::milliseconds(config_.flush_ms)) {
     Flush();

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ struct FileSinkConfig {
   // The file written. The YAML loader resolves a relative path against the YAML file's folder.
   std::string path;
   // Written lines are flushed to the file (and their tuples acked) at least this often; 0 = after
-  // every tuple.
+  // every tuple (every batch, where the runtime delivers a batch at once).
   int64_t flush_ms = 100;
 };
 
@@ -33,8 +34,9 @@ void ValidateFileSinkConfig(const FileSinkConfig& config);
 // part-way (a full disk), truncates the file back to where the flush began, so the file never
 // holds a partial line (the tuples replay whole).
 // Prepare throws std::runtime_error naming the path if the file cannot be opened. No output
-// streams. One instance per task, used by that task's thread only.
-class FileSink final : public topology::Bolt {
+// streams. Takes a batch at a time: lines are written from the rows' cells, and the flush
+// interval is checked once per batch. One instance per task, used by that task's thread only.
+class FileSink final : public topology::BatchBolt {
  public:
   using Clock = std::chrono::steady_clock;
 
@@ -47,6 +49,7 @@ class FileSink final : public topology::Bolt {
   void Prepare(const topology::TopologyContext& context,
                topology::OutputCollector& collector) override;
   void Execute(const topology::Tuple& input) override;
+  void ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) override;
   void OnEndOfStream() override;
   std::chrono::milliseconds TickInterval() const override;
   void OnTick() override;
@@ -57,6 +60,11 @@ class FileSink final : public topology::Bolt {
   void Flush();
 
  private:
+  // Keeps what acking the line's tuple needs: its stream and ack anchors, not its values.
+  void Hold(const topology::StreamSchema* schema, int source_task,
+            std::span<const topology::AckMeta::Anchor> anchors);
+  // Flushes when the buffer is full or flush_ms has passed.
+  void FlushIfDue();
   void CloseFile() noexcept;
 
   FileSinkConfig config_;

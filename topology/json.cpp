@@ -321,19 +321,65 @@ std::string ToJson(const Value& v) {
   return out;
 }
 
-void AppendJsonObject(std::string& out, const Fields& fields, const Values& values) {
-  if (fields.size() != values.size()) {
-    throw std::invalid_argument(fmt::format("{} values for the {} fields {}", values.size(),
-                                            fields.size(), fields.ToString()));
+namespace {
+
+void AppendCell(std::string& out, const RowRef& row, std::size_t field) {
+  const Cell& c = row.cell(field);
+  switch (c.tag) {
+    case CellTag::kNull:
+      out += "null";
+      return;
+    case CellTag::kFalse:
+      out += "false";
+      return;
+    case CellTag::kTrue:
+      out += "true";
+      return;
+    case CellTag::kInt:
+      fmt::format_to(std::back_inserter(out), "{}", c.Int());
+      return;
+    case CellTag::kDouble:
+      AppendDouble(out, c.Double());
+      return;
+    case CellTag::kShortString:
+    case CellTag::kString:
+      AppendJsonString(out, row.Text(field));
+      return;
+    case CellTag::kShortBytes:
+    case CellTag::kBytes:
+      AppendBase64(out, row.Text(field));
+      return;
+    case CellTag::kValue:
+      AppendJson(out, *row.SideValue(field));
+      return;
+  }
+}
+
+// {"field": value, ...} of `n` values, value i appended by append(i).
+template <class Append>
+void AppendObject(std::string& out, const Fields& fields, std::size_t n, Append append) {
+  if (fields.size() != n) {
+    throw std::invalid_argument(
+        fmt::format("{} values for the {} fields {}", n, fields.size(), fields.ToString()));
   }
   out.push_back('{');
-  for (std::size_t i = 0; i < values.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (i > 0) out.push_back(',');
     AppendJsonString(out, fields.Get(i));
     out.push_back(':');
-    AppendJson(out, values[i]);
+    append(i);
   }
   out.push_back('}');
+}
+
+}  // namespace
+
+void AppendJsonObject(std::string& out, const Fields& fields, const Values& values) {
+  AppendObject(out, fields, values.size(), [&](std::size_t i) { AppendJson(out, values[i]); });
+}
+
+void AppendJsonObject(std::string& out, const Fields& fields, const RowRef& row) {
+  AppendObject(out, fields, row.size(), [&](std::size_t i) { AppendCell(out, row, i); });
 }
 
 }  // namespace tempest::topology

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "topology/fields.h"
+#include "topology/row_batch.h"
 #include "topology/value.h"
 
 namespace tempest::topology {
@@ -38,5 +39,7 @@ std::string ToJson(const Value& v);
 // Appends the JSON object {"field": value, ...}, keys in the order of `fields`. Throws
 // std::invalid_argument when the two sizes differ.
 void AppendJsonObject(std::string& out, const Fields& fields, const Values& values);
+// The same for a batch row's cells, read in place.
+void AppendJsonObject(std::string& out, const Fields& fields, const RowRef& row);
 
 }  // namespace tempest::topology

@@ -145,6 +145,64 @@ TEST(FileSinkTest, AcksOnlyOnceTheLinesAreWrittenAndFlushesEveryFlushMs) {
   EXPECT_EQ(out.log, std::vector<std::string>(6, "ack"));
 }
 
+// The batch path writes, from the rows' cells, the lines Execute writes for the same tuples
+// (every kind of value, a string longer than a cell), acks the rows with their anchors once the
+// flush interval has passed, and hands a row that does not match its fields to Execute, which
+// fails it.
+TEST(FileSinkTest, BatchesWriteTheLinesTuplesWrite) {
+  TempDir dir;
+  const StreamSchema schema = Schema({"id", "name", "score", "tags", "meta", "raw", "none"});
+  const std::vector<Values> rows = {
+      {1, "a\"b\\c\n", 0.25, Value(List{Value(1), Value("x")}),
+       Value(Map{{Value("k"), Value(true)}, {Value(3), Value()}}), Value(Bytes{"foo"}), Value()},
+      {-2, "a name longer than any cell holds", 2.0, Value(List{}), Value(Map{}),
+       Value(Bytes{"bytes longer than a cell"}), false}};
+
+  const std::string by_tuple = dir.File("tuples.jsonl");
+  {
+    FileSink sink({.path = by_tuple, .flush_ms = 0});
+    FakeBoltCollector out;
+    sink.Prepare(BoltContext(), out);
+    for (const Values& r : rows) sink.Execute(Tuple(&schema, 1, r));
+    sink.Cleanup();
+  }
+
+  const std::string by_batch = dir.File("batch.jsonl");
+  FakeClock clock;
+  FileSink sink({.path = by_batch, .flush_ms = 100}, clock.Fn());
+  FakeBoltCollector out;
+  sink.Prepare(BoltContext(), out);
+  testing::FakeBatchCollector collector(sink, out);
+  topology::RowBatch batch;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const topology::AckMeta::Anchor anchor{i + 1, (i + 1) * 10};
+    batch.Append(&schema, rows[i], {&anchor, 1});
+  }
+  const StreamSchema too_many = Schema({"n"});
+  const topology::AckMeta::Anchor bad_anchor{9, 90};
+  batch.Append(&too_many, Values{1, 2}, {&bad_anchor, 1});
+  sink.ExecuteBatch(batch, collector);
+  EXPECT_EQ(ReadFile(by_batch), "");  // within flush_ms: buffered
+  EXPECT_TRUE(out.acked.empty());
+  EXPECT_EQ(collector.executed_as_tuples, 1);
+  ASSERT_EQ(out.failed.size(), 1u);
+  EXPECT_EQ(tempest::topology::TupleAccess::Ack(out.failed[0]).anchors[0].root, 9u);
+
+  clock.now += 100ms;
+  sink.ExecuteBatch(topology::RowBatch(), collector);  // the interval is checked per batch
+  EXPECT_EQ(ReadFile(by_batch), ReadFile(by_tuple));
+  EXPECT_EQ(testing::SplitLines(ReadFile(by_batch)).size(), 2u);
+  ASSERT_EQ(out.acked.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(out.acked[i].schema(), &schema);
+    EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(
+                  tempest::topology::TupleAccess::Ack(out.acked[i]).anchors.begin(),
+                  tempest::topology::TupleAccess::Ack(out.acked[i]).anchors.end()),
+              (std::vector<topology::AckMeta::Anchor>{{i + 1, (i + 1) * 10}}));
+  }
+  EXPECT_TRUE(out.errors.empty());
+}
+
 TEST(FileSinkTest, TaskZeroTruncatesAndOtherTasksAppend) {
   TempDir dir;
   const std::string path = dir.File("out.jsonl");
