@@ -438,6 +438,7 @@ class BoltExecutor final : public TaskExecutor,
     AckAnchors(row.anchors(), ack_val);
   }
   void FailRow(const topology::RowRef& row) override { FailAnchors(row.anchors()); }
+  int BatchSource() const noexcept override { return batch_from_task_; }
   // Per copy of a forwarded row: one new edge id, for each of the row's roots.
   struct RowAnchors final : AnchorSource {
     explicit RowAnchors(AckIds& ids) : ids(ids) {}

@@ -32,6 +32,8 @@ class BatchCollector {
   // Acks the row, with the ack value of what was anchored to it; Ack(tuple) for a row.
   virtual void AckRow(const RowRef& row, uint64_t ack_val = 0) = 0;
   virtual void FailRow(const RowRef& row) = 0;
+  // The task that sent the batch (a row's source task).
+  virtual int BatchSource() const noexcept = 0;
 
  protected:
   ~BatchCollector() = default;
@@ -40,10 +42,12 @@ class BatchCollector {
 // A built-in bolt that takes a batch at a time: the runtime calls ExecuteBatch with each batch
 // of rows instead of Execute per tuple (a batch that waited past the message timeout still goes
 // tuple by tuple, to fail its tuples). ExecuteBatch must not throw; Execute stays for callers
-// that hold Tuples.
-class BatchBolt : public Bolt {
+// that hold Tuples. It is an OwningBolt too, so that one that keeps its inputs (a window) can
+// take such a tuple owned; by default ExecuteOwned is Execute.
+class BatchBolt : public OwningBolt {
  public:
   virtual void ExecuteBatch(const RowBatch& rows, BatchCollector& out) = 0;
+  void ExecuteOwned(Tuple& input) override { Execute(input); }
 };
 
 // What the runtime does with an input it owns: ExecuteOwned when `bolt` keeps its inputs, else

@@ -25,10 +25,11 @@ EventTimeInput::EventTimeInput(const topology::TopologyContext& context,
       tracker_(static_cast<int>(sources_.size()), settings.lag_ms, settings.idle_timeout_ms, now_) {
 }
 
-const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::Tuple& t) {
-  if (t.schema() == last_schema_) return *last_stream_;
-  last_schema_ = t.schema();
-  last_stream_ = &streams_.Get(t, [this](const topology::Tuple& u) {
+const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::StreamSchema* schema) {
+  if (schema == last_schema_) return *last_stream_;
+  last_schema_ = schema;
+  const topology::Tuple probe(schema, -1);  // the schema's names, null or not, as a tuple has them
+  last_stream_ = &streams_.Get(probe, [this](const topology::Tuple& u) {
     Stream s;
     const topology::GlobalStreamId id = u.GetSourceGlobalStreamId();
     for (std::size_t i = 0; i < sources_.size(); ++i) {
@@ -43,8 +44,17 @@ const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::Tuple& t)
   return *last_stream_;
 }
 
+template <class Describe>
+void EventTimeInput::NoTimestamp(const Stream& s, Describe describe) {
+  if (++bad_timestamps_ <= 10) {
+    out_.ReportError(
+        fmt::format("tuple {} has no integer timestamp in field \"{}\"; acked and dropped",
+                    describe(), s.route.timestamp_field));
+  }
+}
+
 bool EventTimeInput::Timestamp(const topology::Tuple& t, int64_t& ts) {
-  const Stream& s = StreamOf(t);
+  const Stream& s = StreamOf(t.schema());
   if (s.ts_index >= 0 && static_cast<std::size_t>(s.ts_index) < t.size()) {
     const topology::Value& v = t.GetValue(static_cast<std::size_t>(s.ts_index));
     if (const int64_t* i = v.IfInt()) {
@@ -52,18 +62,29 @@ bool EventTimeInput::Timestamp(const topology::Tuple& t, int64_t& ts) {
       return true;
     }
   }
-  if (++bad_timestamps_ <= 10) {
-    out_.ReportError(
-        fmt::format("tuple {} has no integer timestamp in field \"{}\"; acked and dropped",
-                    t.ToString(), s.route.timestamp_field));
-  }
+  NoTimestamp(s, [&] { return t.ToString(); });
   out_.Ack(t);
   out_.ReportDropped();
   return false;
 }
 
-EventTimeInput::Tracked EventTimeInput::Track(const topology::Tuple& t, int64_t ts) {
-  const int stream = StreamOf(t).index;
+bool EventTimeInput::Timestamp(const BatchInput& in, int64_t& ts) {
+  const Stream& s = StreamOf(in.schema());
+  if (s.ts_index >= 0 && static_cast<std::size_t>(s.ts_index) < in.row.size()) {
+    const topology::Cell& c = in.row.cell(static_cast<std::size_t>(s.ts_index));
+    if (c.tag == topology::CellTag::kInt) {
+      ts = c.Int();
+      return true;
+    }
+  }
+  NoTimestamp(s, [&] { return in.ToString(); });
+  in.out.AckRow(in.row);
+  out_.ReportDropped();
+  return false;
+}
+
+EventTimeInput::Tracked EventTimeInput::Track(const topology::StreamSchema* schema, int64_t ts) {
+  const int stream = StreamOf(schema).index;
   const std::optional<int64_t> before = tracker_.max_ts(stream);
   tracker_.Touch(stream, now_);
   Tracked r;
@@ -72,18 +93,34 @@ EventTimeInput::Tracked EventTimeInput::Track(const topology::Tuple& t, int64_t 
   return r;
 }
 
+template <class Describe>
+void EventTimeInput::LateDropped(Describe describe) {
+  if (late_dropped_++ == 0) {
+    spdlog::info("{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
+                 component_, task_, describe(), *tracker_.watermark());
+  }
+  out_.ReportDropped();
+}
+
 void EventTimeInput::Late(const topology::Tuple& t) {
-  const std::string& route = StreamOf(t).route.late_stream;
+  const std::string& route = StreamOf(t.schema()).route.late_stream;
   if (!route.empty()) {
     out_.Emit(route, t, t.GetValues());
   } else {
-    if (late_dropped_++ == 0) {
-      spdlog::info("{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
-                   component_, task_, t.ToString(), *tracker_.watermark());
-    }
-    out_.ReportDropped();
+    LateDropped([&] { return t.ToString(); });
   }
   out_.Ack(t);
+}
+
+void EventTimeInput::Late(const BatchInput& in) {
+  const std::string& route = StreamOf(in.schema()).route.late_stream;
+  uint64_t ack_val = 0;
+  if (!route.empty()) {
+    ack_val = in.out.ForwardRow(route, in.row);
+  } else {
+    LateDropped([&] { return in.ToString(); });
+  }
+  in.out.AckRow(in.row, ack_val);
 }
 
 void EventTimeInput::Advance(int64_t now) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bolts/windowing/batch_input.h"
 #include "bolts/windowing/schema_cache.h"
 #include "bolts/windowing/watermark_tracker.h"
 #include "tempest/windowed_bolt.h"
@@ -50,15 +51,18 @@ class EventTimeInput {
   // first ten times, acked and counted dropped). Per tuple, so no std::optional is returned (GCC
   // builds one in memory and reloads it whole, which waits for the store just made).
   bool Timestamp(const topology::Tuple& t, int64_t& ts);
+  // The same for a batch row (acked and dropped through its batch's collector).
+  bool Timestamp(const BatchInput& in, int64_t& ts);
 
-  // A tuple at `ts` (its Timestamp): `keep()` stores it unless it is late, strictly below the
-  // watermark; a late one goes unchanged to its late stream or is counted dropped, acked either
-  // way. With watermark_interval_ms 0 the watermark then moves at once, after the tuple is kept.
-  template <class Keep>
-  void Admit(const topology::Tuple& t, int64_t ts, Keep&& keep) {
-    const Tracked tracked = Track(t, ts);
+  // A tuple or batch row at `ts` (its Timestamp): `keep()` stores it unless it is late, strictly
+  // below the watermark; a late one goes unchanged to its late stream or is counted dropped,
+  // acked either way. With watermark_interval_ms 0 the watermark then moves at once, after the
+  // tuple is kept.
+  template <class Input, class Keep>
+  void Admit(const Input& in, int64_t ts, Keep&& keep) {
+    const Tracked tracked = Track(in.schema(), ts);
     if (tracked.late) {
-      Late(t);
+      Late(in);
     } else {
       keep();
     }
@@ -86,16 +90,24 @@ class EventTimeInput {
     int ts_index = -1;
     EventTimeRoute route;
   };
-  // The stream of `t`'s schema: the last one found again at once (a tuple is looked up by
+  // The stream of a schema: the last one found again at once (a tuple is looked up by
   // Timestamp, Track and Late in turn).
-  const Stream& StreamOf(const topology::Tuple& t);
+  const Stream& StreamOf(const topology::StreamSchema* schema);
   struct Tracked {
     bool late = false;    // below the watermark, or in windows that have all fired
     bool raised = false;  // it raised its stream's largest timestamp
   };
   // Records the timestamp.
-  Tracked Track(const topology::Tuple& t, int64_t ts);
+  Tracked Track(const topology::StreamSchema* schema, int64_t ts);
+  // Reports the first ten inputs without a timestamp (`describe()`: the input, for the message);
+  // the caller acks it and counts it dropped.
+  template <class Describe>
+  void NoTimestamp(const Stream& s, Describe describe);
   void Late(const topology::Tuple& t);
+  void Late(const BatchInput& in);
+  // Counts a late input dropped (no late stream), logging the first.
+  template <class Describe>
+  void LateDropped(Describe describe);
   void Advance(int64_t now);
 
   topology::OutputCollector& out_;

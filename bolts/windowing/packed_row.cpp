@@ -55,6 +55,34 @@ std::size_t PackedRow::Write(const topology::Tuple& t, uint32_t origin, const ui
   return static_cast<std::size_t>(p - at);
 }
 
+std::size_t PackedRow::SizeBound(const topology::RowRef& row, const uint8_t* read) noexcept {
+  std::size_t n = 5 + 10 + 16 * row.anchors().size() + 10;
+  for (std::size_t i = 0; i < row.size(); ++i)
+    n += read == nullptr || read[i] != 0 ? PackedCellSizeBound(row, i) : 1;
+  return n;
+}
+
+std::size_t PackedRow::Write(const topology::RowRef& row, uint32_t origin, const uint8_t* read,
+                             uint8_t* at) noexcept {
+  const std::span<const topology::AckMeta::Anchor> anchors = row.anchors();
+  uint8_t* p = PutVarint(at, Head(origin, anchors.size()));
+  if (anchors.size() >= 3) p = PutVarint(p, anchors.size());
+  for (const topology::AckMeta::Anchor& a : anchors) {
+    std::memcpy(p, &a.root, 8);
+    std::memcpy(p + 8, &a.edge, 8);
+    p += 16;
+  }
+  p = PutVarint(p, row.size());
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (read == nullptr || read[i] != 0) {
+      p = PackCellTo(p, row, i);
+    } else {
+      *p++ = kNull;
+    }
+  }
+  return static_cast<std::size_t>(p - at);
+}
+
 void PackedRow::Append(const topology::Tuple& t, uint32_t origin, std::string& out) {
   const std::size_t at = out.size();
   out.resize(at + Size(t, origin));

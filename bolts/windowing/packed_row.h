@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bolts/windowing/packed_values.h"
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 
 // A held tuple, packed: what a packed window keeps of each tuple instead of a Tuple.
@@ -51,6 +52,11 @@ struct PackedRow {
   // null (`read`: one entry per field of t, or nullptr for all).
   static std::size_t SizeBound(const topology::Tuple& t, const uint8_t* read) noexcept;
   static std::size_t Write(const topology::Tuple& t, uint32_t origin, const uint8_t* read,
+                           uint8_t* at) noexcept;
+  // The same for a batch row: its anchors' edges are the pending words (nothing was emitted
+  // anchored to it yet).
+  static std::size_t SizeBound(const topology::RowRef& row, const uint8_t* read) noexcept;
+  static std::size_t Write(const topology::RowRef& row, uint32_t origin, const uint8_t* read,
                            uint8_t* at) noexcept;
   // Appends `t` packed, with `origin`, to `out`.
   static void Append(const topology::Tuple& t, uint32_t origin, std::string& out);

@@ -67,6 +67,9 @@ inline std::size_t PackedSizeBound(const topology::Value& v) noexcept {
       return PackedSize(v);
   }
 }
+// The same for field `field` of a batch row, read from its cell.
+uint8_t* PackCellTo(uint8_t* p, const topology::RowRef& row, std::size_t field) noexcept;
+std::size_t PackedCellSizeBound(const topology::RowRef& row, std::size_t field) noexcept;
 // Appends `v` packed.
 void Pack(const topology::Value& v, std::string& out);
 // Rebuilds the packed value at `p` into `out`, reusing what it holds where it can (a string's

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bolts/windowing/batch_input.h"
 #include "bolts/windowing/event_time_input.h"
 #include "bolts/windowing/packed_windowed_bolt.h"
 #include "bolts/windowing/window_manager.h"
@@ -28,9 +29,11 @@ using topology::Tuple;
 // task's ticks, acks tuples as they leave the window and anchors the window bolt's emits. It is
 // also the collector the windowed bolt sees. BoltT: WindowedBolt (the window holds Tuples) or
 // PackedWindowedBolt (it holds packed rows in an arena).
+// A packed window takes the runtime's batches (BatchBolt), packing each row from its cells.
 template <class BoltT>
 class WindowedBoltAdapter final
-    : public topology::OwningBolt,
+    : public std::conditional_t<std::is_same_v<BoltT, PackedWindowedBolt>, topology::BatchBolt,
+                                topology::OwningBolt>,
       // public: RowEmitterOf crosses from the collector to the RowEmitter
       public std::conditional_t<std::is_same_v<BoltT, PackedWindowedBolt>, PackedWindowCollector,
                                 topology::OutputCollector>,
@@ -94,14 +97,35 @@ class WindowedBoltAdapter final
       ExecuteAfterFlush(input);
       return;
     }
+    Take(input, [&](int64_t ts) { Keep(input, owned, ts); });
+  }
+
+  // The runtime's batch (packed windows only, hence no `override`): each row is packed from its
+  // cells, without a Tuple. A replay after the flush goes the tuple way.
+  void ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const topology::RowRef row = rows[i];
+      if (flushed_) {
+        out.ExecuteAsTuple(row);
+        continue;
+      }
+      const BatchInput in{row, out};
+      Take(in, [&](int64_t ts) { KeepRow(in, ts); });
+    }
+  }
+
+  // An input (a tuple or a batch row) goes into the window by keep(ts), is late, or has no
+  // timestamp.
+  template <class Input, class KeepAt>
+  void Take(const Input& in, KeepAt keep) {
     if (!config_.event_time()) {
       // Count windows never look at arrival times: the clock is read only when one fires.
-      Keep(input, owned, count_only_ ? 0 : manager_->ArrivalTime(clock_()));
+      keep(count_only_ ? 0 : manager_->ArrivalTime(clock_()));
       return;
     }
     int64_t ts = 0;
-    if (!event_time_->Timestamp(input, ts)) return;
-    event_time_->Admit(input, ts, [&] { Keep(input, owned, ts); });
+    if (!event_time_->Timestamp(in, ts)) return;
+    event_time_->Admit(in, ts, [&] { keep(ts); });
   }
 
   std::chrono::milliseconds TickInterval() const override {
@@ -163,13 +187,25 @@ class WindowedBoltAdapter final
   void Keep(const Tuple& input, Tuple* owned, int64_t ts) {
     if constexpr (kPacked) {
       (void)owned;
-      manager_->Add(PackRow(input), ts);
+      manager_->Add(PackRow(input, input.GetSourceTask(), Tracked(input)), ts);
     } else if (owned != nullptr) {
       manager_->Add(std::move(*owned), ts);
     } else {
       manager_->Add(input, ts);
     }
+    Kept();
+  }
+  void KeepRow(const BatchInput& in, int64_t ts) {
+    if constexpr (kPacked) {
+      manager_->Add(PackRow(in.row, in.source_task(), !in.row.anchors().empty()), ts);
+    }
+    Kept();
+  }
+  void Kept() {
     if (++kept_ % kMemoryCheckEvery == 0) CheckMemory();
+  }
+  static bool Tracked(const Tuple& t) noexcept {
+    return !topology::TupleAccess::Ack(t).anchors.empty();
   }
 
   // Warns once when the window holds more than topology.window.memory.budget.mb.
@@ -246,7 +282,7 @@ class WindowedBoltAdapter final
     std::optional<int64_t> start;
     if (!config_.length.is_count()) start = topology::SaturatingSub(end, config_.length.value);
     if constexpr (kPacked) {
-      HeldRow row = PackRow(input);
+      HeldRow row = PackRow(input, input.GetSourceTask(), Tracked(input));
       const HeldRow one[] = {row};
       RunWindow(PackedWindow(one, arena_, origins_, start, end));
       Release(row);
@@ -320,19 +356,18 @@ class WindowedBoltAdapter final
 
   // ---- Packed rows.
 
-  uint32_t OriginOf(const Tuple& t) {
-    auto same = [&](const RowOrigin& o) {
-      return o.schema == t.schema() && o.task == t.GetSourceTask();
-    };
+  // The origin of a row of `fields` fields on `schema` from `task`.
+  uint32_t OriginOf(const topology::StreamSchema* schema, int task, std::size_t fields) {
+    auto same = [&](const RowOrigin& o) { return o.schema == schema && o.task == task; };
     if (last_origin_ < origins_.size() && same(origins_[last_origin_])) return last_origin_;
     const auto at = static_cast<std::size_t>(std::find_if(origins_.begin(), origins_.end(), same) -
                                              origins_.begin());
     if (at == origins_.size()) {
-      origins_.push_back({t.schema(), t.GetSourceTask()});
+      origins_.push_back({schema, task});
       if constexpr (kPacked) {
-        std::vector<uint8_t> read = bolt_->FieldsRead(*t.schema());
+        std::vector<uint8_t> read = bolt_->FieldsRead(*schema);
         // All fields read, or a mask that does not fit the tuples: pack everything.
-        if (std::find(read.begin(), read.end(), 0) == read.end() || read.size() != t.size()) {
+        if (std::find(read.begin(), read.end(), 0) == read.end() || read.size() != fields) {
           read.clear();
         }
         fields_read_.push_back(std::move(read));
@@ -342,15 +377,17 @@ class WindowedBoltAdapter final
     return last_origin_;
   }
 
-  HeldRow PackRow(const Tuple& t) {
-    const uint32_t origin = OriginOf(t);
+  // `source`: a Tuple, or a batch row, sent by `task`.
+  template <class Source>
+  HeldRow PackRow(const Source& source, int task, bool tracked) {
+    const uint32_t origin = OriginOf(source.schema(), task, source.size());
     // Written in one pass into a bound on its size, then trimmed to what it took.
     const std::vector<uint8_t>& fields = fields_read_[origin];
-    const uint8_t* read = fields.size() == t.size() ? fields.data() : nullptr;
-    const std::size_t bound = PackedRow::SizeBound(t, read);
+    const uint8_t* read = fields.size() == source.size() ? fields.data() : nullptr;
+    const std::size_t bound = PackedRow::SizeBound(source, read);
     const auto [row, at] = arena_.Allocate(bound);
-    arena_.Trim(row, bound, PackedRow::Write(t, origin, read, at));
-    if (!topology::TupleAccess::Ack(t).anchors.empty()) ++tracked_rows_;
+    arena_.Trim(row, bound, PackedRow::Write(source, origin, read, at));
+    if (tracked) ++tracked_rows_;
     return row;
   }
 

@@ -183,13 +183,14 @@ class FakeBatchCollector final : public topology::BatchCollector {
     out_.Ack(t);
   }
   void FailRow(const topology::RowRef& row) override { out_.Fail(Loaded(row)); }
+  int BatchSource() const noexcept override { return 1; }
 
   uint64_t edges = 0;  // ack values handed out, 1, 2, ...
   int executed_as_tuples = 0;
 
  private:
   const topology::Tuple& Loaded(const topology::RowRef& row) {
-    row.Load(1, loaded_.emplace_back());
+    row.Load(BatchSource(), loaded_.emplace_back());
     return loaded_.back();
   }
 

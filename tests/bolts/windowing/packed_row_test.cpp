@@ -10,10 +10,12 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "bolts/join/field_selector.h"
 #include "bolts/windowing/packed_values.h"
 #include "bolts/windowing/row_arena.h"
+#include "topology/row_batch.h"
 
 namespace tempest::bolts {
 namespace {
@@ -36,6 +38,26 @@ Values Mixed() {
           Value(topology::Bytes{std::string("\0\1\2", 3)}),
           Value(topology::List{Value(int64_t{1}), Value("two")}),
           Value(std::move(outer))};
+}
+
+// A batch row packs into the same bytes as the tuple of the same values and anchors, with every
+// field or only the fields read.
+TEST(PackedRowTest, ABatchRowPacksAsItsTuple) {
+  const std::vector<topology::AckMeta::Anchor> anchors = {{11, 0xA0}, {12, 0xB0}, {13, 0xC0}};
+  Tuple t(nullptr, 3, Mixed());
+  tempest::topology::TupleAccess::MutableAck(t).anchors.assign(anchors.begin(), anchors.end());
+  topology::RowBatch batch;
+  batch.Append(nullptr, Mixed(), anchors);
+  const topology::RowRef row = batch[0];
+  std::vector<uint8_t> some(t.size(), 1);
+  some[3] = some[7] = some[10] = 0;
+  for (const uint8_t* read : {static_cast<const uint8_t*>(nullptr), std::as_const(some).data()}) {
+    std::vector<uint8_t> from_tuple(PackedRow::SizeBound(t, read));
+    std::vector<uint8_t> from_row(PackedRow::SizeBound(row, read));
+    from_tuple.resize(PackedRow::Write(t, 5, read, from_tuple.data()));
+    from_row.resize(PackedRow::Write(row, 5, read, from_row.data()));
+    EXPECT_EQ(from_row, from_tuple);
+  }
 }
 
 TEST(PackedRowTest, ValuesAndAckMetadataRoundTrip) {

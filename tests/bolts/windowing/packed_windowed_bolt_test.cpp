@@ -70,7 +70,7 @@ struct Harness {
   std::deque<Tuple> inputs;
   std::unique_ptr<topology::TopologyContext> context;
 
-  explicit Harness(WindowConfig config) {
+  explicit Harness(WindowConfig config, Fields late_fields = {}) {
     auto spec = std::make_shared<topology::TopologySpec>();
     topology::ComponentSpec spout;
     spout.id = "s1";
@@ -85,7 +85,8 @@ struct Harness {
     s1.fields = std::make_shared<const Fields>(Fields{"id", "ts"});
     auto r = std::make_unique<PackedRecorder>();
     recorder = r.get();
-    bolt = AdaptWindowedBolt(std::move(r), std::move(config), {}, {}, [] { return int64_t{0}; });
+    bolt = AdaptWindowedBolt(std::move(r), std::move(config), std::move(late_fields), {},
+                             [] { return int64_t{0}; });
     bolt->Prepare(*context, out);
   }
   // Input `id`, tracked as root id + 1.
@@ -94,6 +95,16 @@ struct Harness {
     tempest::topology::TupleAccess::MutableAck(t).anchors.push_back(
         {static_cast<uint64_t>(id + 1), 7});
     topology::ExecuteOwned(*bolt, t);
+  }
+  // The inputs as one batch through the bolt's batch path, tracked as Send tracks them.
+  void SendBatch(const std::vector<Values>& rows) {
+    topology::RowBatch batch;
+    for (const Values& r : rows) {
+      const topology::AckMeta::Anchor anchor{static_cast<uint64_t>(r[0].AsInt() + 1), 7};
+      batch.Append(&s1, r, {&anchor, 1});
+    }
+    testing::FakeBatchCollector collector(*bolt, out);
+    dynamic_cast<topology::BatchBolt&>(*bolt).ExecuteBatch(batch, collector);
   }
   static Ids Roots(const std::vector<Tuple>& tuples) {
     Ids ids;
@@ -172,6 +183,56 @@ TEST(PackedWindowedBoltTest, TheWindowHoldsOnlyTheFieldsTheBoltReads) {
     all.Send(3, 300);
     EXPECT_EQ(all.recorder->rows, (std::vector<Values>{{int64_t{3}, int64_t{300}}}));
   }
+}
+
+// Event time through the batch path: the same windows, emits, acks (with their ack values), late
+// rows on the late stream and reports as tuple by tuple, for rows of every kind (a long string,
+// a map, a row whose timestamp is not an integer).
+TEST(PackedWindowedBoltTest, BatchesWindowAsTuplesDo) {
+  WindowConfig c = WindowConfig::Tumbling(WindowSpan::DurationMs(10));
+  c.timestamp_field = "ts";
+  c.lag_ms = 2;
+  c.watermark_interval_ms = 0;  // the watermark moves after every tuple
+  c.late_stream = "late";
+  const Value map = topology::Map{{Value("k"), Value("a string longer than a cell")}};
+  const std::vector<Values> rows = {{1, 603}, {2, 605}, {3, map}, {4, 615}, {5, 609},
+                                    {6, 611}, {7, 625}, {8, 626}, {9, "x"}, {10, 640}};
+  Harness by_tuple(c, Fields{"id", "ts"});
+  for (const Values& r : rows) {
+    Tuple& t = by_tuple.inputs.emplace_back(&by_tuple.s1, 1, r);
+    tempest::topology::TupleAccess::MutableAck(t).anchors.push_back(
+        {static_cast<uint64_t>(r[0].AsInt() + 1), 7});
+    topology::ExecuteOwned(*by_tuple.bolt, t);
+  }
+  by_tuple.bolt->OnEndOfStream();
+
+  Harness by_batch(c, Fields{"id", "ts"});
+  by_batch.SendBatch({rows.begin(), rows.begin() + 4});
+  by_batch.SendBatch({rows.begin() + 4, rows.end()});
+  by_batch.bolt->OnEndOfStream();
+
+  EXPECT_EQ(by_batch.recorder->windows, (std::vector<Ids>{{1, 2}, {4}, {7, 8}, {10}}));
+  EXPECT_EQ(by_batch.recorder->windows, by_tuple.recorder->windows);
+  EXPECT_EQ(by_batch.recorder->rows, by_tuple.recorder->rows);
+  ASSERT_EQ(by_batch.out.emitted.size(), by_tuple.out.emitted.size());
+  for (std::size_t i = 0; i < by_tuple.out.emitted.size(); ++i) {
+    EXPECT_EQ(by_batch.out.emitted[i].stream, by_tuple.out.emitted[i].stream) << i;
+    EXPECT_EQ(by_batch.out.emitted[i].values, by_tuple.out.emitted[i].values) << i;
+    EXPECT_EQ(by_batch.out.emitted[i].anchor_roots, by_tuple.out.emitted[i].anchor_roots) << i;
+  }
+  EXPECT_EQ(Harness::Roots(by_batch.out.acked), Harness::Roots(by_tuple.out.acked));
+  EXPECT_EQ(Harness::Roots(by_batch.out.acked), (Ids{3, 5, 6, 1, 2, 9, 4, 7, 8, 10}));
+  EXPECT_EQ(by_batch.out.errors, by_tuple.out.errors);
+  ASSERT_EQ(by_batch.out.errors.size(), 2u);
+  EXPECT_NE(by_batch.out.errors[0].find("has no integer timestamp in field \"ts\""),
+            std::string::npos);
+  EXPECT_EQ(by_batch.out.dropped, 2u);
+  std::vector<Values> late;
+  for (const auto& e : by_batch.out.emitted) {
+    if (e.stream == "late") late.push_back(e.values);
+  }
+  EXPECT_EQ(late, (std::vector<Values>{rows[4], rows[5]}));
+  EXPECT_EQ(by_batch.out.log, by_tuple.out.log);
 }
 
 }  // namespace
