@@ -97,20 +97,21 @@ const Value* RowRef::SideValue(std::size_t field) const noexcept {
 
 void RowRef::LoadValues(Values& out) const {
   out.resize(size());
-  for (std::size_t i = 0; i < size(); ++i) {
-    const Cell& c = cell(i);
-    Value& v = out[i];
-    switch (c.tag) {
-      case CellTag::kInt:
-        v = Value(c.Int());
-        break;
-      case CellTag::kShortString:
-      case CellTag::kString:
-        v.AssignString(Text(i));
-        break;
-      default:
-        v = GetValue(i);
-    }
+  for (std::size_t i = 0; i < size(); ++i) LoadValue(i, out[i]);
+}
+
+void RowRef::LoadValue(std::size_t field, Value& out) const {
+  const Cell& c = cell(field);
+  switch (c.tag) {
+    case CellTag::kInt:
+      out = Value(c.Int());
+      break;
+    case CellTag::kShortString:
+    case CellTag::kString:
+      out.AssignString(Text(field));
+      break;
+    default:
+      out = GetValue(field);
   }
 }
 

@@ -75,6 +75,8 @@ class RowRef {
   const Value* SideValue(std::size_t field) const noexcept;
   // The row's values into `out` (resized; strings reuse their buffers).
   void LoadValues(Values& out) const;
+  // Field `field` into `out` (a string reuses its buffer).
+  void LoadValue(std::size_t field, Value& out) const;
   // Makes `out` the tuple of this row, sent by `source_task` (RowBatch::Load).
   void Load(int source_task, Tuple& out) const;
   // Whether field `field` is a string (inline or not).

@@ -230,12 +230,7 @@ struct RowInput {
   const Value* Field(const Node& n, Value& scratch) const {
     const topology::StreamSchema* schema = row.schema();
     const int index = schema != nullptr ? FieldIndex(n, schema, *schema->fields) : -1;
-    if (index < 0 || static_cast<std::size_t>(index) >= row.size()) return nullptr;
-    const auto field = static_cast<std::size_t>(index);
-    if (const Value* side = row.SideValue(field)) return LookupNested(*side, n.path);
-    if (n.path.size() > 1) return nullptr;  // only a map has a nested path
-    scratch = row.GetValue(field);
-    return &scratch;
+    return LookupPath(row, index, n.path, scratch);
   }
 };
 

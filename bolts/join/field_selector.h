@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 #include "topology/value.h"
 
@@ -35,6 +36,11 @@ const topology::Value* LookupPath(const topology::Tuple& tuple, int index,
 // The value at path[1..] inside `root` (path[0] named root's field); nullptr as LookupPath.
 const topology::Value* LookupNested(const topology::Value& root,
                                     const std::vector<std::string>& path) noexcept;
+
+// LookupPath for a batch row: a plain field is read into `scratch`, a nested path is followed
+// where the batch keeps the map.
+const topology::Value* LookupPath(const topology::RowRef& row, int index,
+                                  const std::vector<std::string>& path, topology::Value& scratch);
 
 // ASCII case-insensitive equality (input names in descriptors).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) noexcept;

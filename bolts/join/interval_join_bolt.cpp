@@ -194,6 +194,24 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     event_time_->Admit(input, ts, [&] { Store(input, src, ts); });
   }
 
+  // A batch row of one of the join's streams with a key joins as a packed row, without a
+  // Tuple; the rest (another stream, a null key, a replay after the end) go the tuple way.
+  void Handle(const BatchInput& in) {
+    const Source& src = SourceOf(in.schema(), in.source_task());
+    if (src.side < 0 || flushed_ ||
+        !ExtractKey(in.row, src.plan->key_index, plan_.keys[src.plan->position], key_values_,
+                    key_)) {
+      in.out.ExecuteAsTuple(in.row);
+      return;
+    }
+    int64_t ts = 0;
+    if (!event_time_->Timestamp(in, ts)) return;
+    event_time_->Admit(in, ts, [&] {
+      state_.Add(SideOf(src), key_, HashKey(key_), ts, in.row, in.source_task());
+      WarnIfHeldTooMany();
+    });
+  }
+
   void OnTick() {
     const int64_t now = clock_();
     if (!flushed_) event_time_->OnTick(now);
@@ -220,6 +238,13 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   const Source& SourceOf(const Tuple& t) {
     return schemas_.Get(t, [this](const Tuple& u) { return MakeSource(u); });
   }
+  const Source& SourceOf(const topology::StreamSchema* schema, int task) {
+    topology::TupleAccess::Rebind(probe_, schema, task);
+    return SourceOf(probe_);
+  }
+  static JoinSide SideOf(const Source& src) noexcept {
+    return src.side == 0 ? JoinSide::kLeft : JoinSide::kRight;
+  }
 
   Source MakeSource(const Tuple& t) const {
     Source s;
@@ -242,8 +267,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   const InputPlan& PlanOf(const IntervalJoinRow& r, int side) {
     if (r.schema() != last_schema_[side]) {
       last_schema_[side] = r.schema();
-      topology::TupleAccess::Rebind(untracked_, r.schema(), r.source_task());
-      last_plan_[side] = SourceOf(untracked_).plan;
+      last_plan_[side] = SourceOf(r.schema(), r.source_task()).plan;
     }
     return *last_plan_[side];
   }
@@ -273,8 +297,11 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
       out_.Ack(input);
       return;
     }
-    const uint64_t hash = HashKey(key_);
-    state_.Add(src.side == 0 ? JoinSide::kLeft : JoinSide::kRight, key_, hash, ts, input);
+    state_.Add(SideOf(src), key_, HashKey(key_), ts, input);
+    WarnIfHeldTooMany();
+  }
+
+  void WarnIfHeldTooMany() {
     const std::size_t held = state_.size(JoinSide::kLeft) + state_.size(JoinSide::kRight);
     if (acking_ && max_pending_ > 0 && held >= max_pending_ && !warned_pending_) {
       warned_pending_ = true;
@@ -399,6 +426,8 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   std::vector<std::string> reported_;
   std::optional<EventTimeInput> event_time_;
   KeyRef key_;
+  topology::Values key_values_;  // a batch row's key parts, read from its cells
+  Tuple probe_;                  // a schema and task as a Tuple, to look its source up
   const Tuple* anchors_[2] = {nullptr, nullptr};
   Tuple anchor_tuples_[2];  // stand-ins for the rows an output is anchored to
   Tuple acked_;             // a tracked held row, unpacked to be acked
@@ -443,6 +472,12 @@ void IntervalJoinBolt::Prepare(const topology::TopologyContext& context,
 void IntervalJoinBolt::Execute(const Tuple& input) { impl_->Handle(input); }
 // The state keeps a packed copy, so an owned tuple is not moved from.
 void IntervalJoinBolt::ExecuteOwned(Tuple& input) { impl_->Handle(input); }
+void IntervalJoinBolt::ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const topology::RowRef row = rows[i];
+    impl_->Handle(BatchInput{row, out});
+  }
+}
 void IntervalJoinBolt::OnSourceEnded(const std::string& component) {
   impl_->OnSourceEnded(component);
 }

@@ -49,8 +49,9 @@ void ValidateIntervalJoinInputs(
 // input; it is acked then, and in a left/right/full join a tuple of a preserved side that never
 // matched is emitted once, padded with nulls, anchored to it. Tuples whose key is null match
 // nothing (a preserved side's are emitted padded at once). Replays after the end of input join what
-// arrives with them and leave at once.
-class IntervalJoinBolt final : public topology::OwningBolt {
+// arrives with them and leave at once. Takes a batch at a time: a row is packed from its cells
+// and joined as a held row.
+class IntervalJoinBolt final : public topology::BatchBolt {
  public:
   // `left_fields` / `right_fields`: the inputs' fields, which their late streams are declared
   // with (needed only when a late stream is configured). Throws std::invalid_argument
@@ -63,6 +64,7 @@ class IntervalJoinBolt final : public topology::OwningBolt {
                topology::OutputCollector& collector) override;
   void Execute(const topology::Tuple& input) override;
   void ExecuteOwned(topology::Tuple& input) override;
+  void ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) override;
   void OnSourceEnded(const std::string& component) override;
   void OnEndOfStream() override;
   std::chrono::milliseconds TickInterval() const override;

@@ -322,35 +322,57 @@ struct IntervalJoinState::Impl {
     return SaturatingAdd(ts, stay[side]);
   }
 
-  IntervalJoinRow Held(int side, const Entry& e) noexcept {
-    return IntervalJoinRow(arena[side].Data(e.row), origins[side].data());
+  IntervalJoinRow Held(int side, const Entry& e) noexcept { return Held(side, e.row); }
+  IntervalJoinRow Held(int side, HeldRow row) noexcept {
+    return IntervalJoinRow(arena[side].Data(row), origins[side].data());
   }
 
-  uint32_t OriginOf(int side, const Tuple& t) {
+  uint32_t OriginOf(int side, const topology::StreamSchema* schema, int task) {
     std::vector<JoinRowOrigin>& table_of = origins[side];
-    auto same = [&](const JoinRowOrigin& o) {
-      return o.schema == t.schema() && o.task == t.GetSourceTask();
-    };
+    auto same = [&](const JoinRowOrigin& o) { return o.schema == schema && o.task == task; };
     if (last_origin[side] < table_of.size() && same(table_of[last_origin[side]])) {
       return last_origin[side];
     }
     const auto at = static_cast<std::size_t>(std::find_if(table_of.begin(), table_of.end(), same) -
                                              table_of.begin());
-    if (at == table_of.size()) table_of.push_back({t.schema(), t.GetSourceTask()});
+    if (at == table_of.size()) table_of.push_back({schema, task});
     last_origin[side] = static_cast<uint32_t>(at);
     return last_origin[side];
   }
 
-  // The tuple packed into the side's arena, written into a bound on its size, then trimmed.
-  HeldRow Pack(int side, const Tuple& t) {
-    const uint32_t origin = OriginOf(side, t);
-    const std::size_t bound = PackedRow::SizeBound(t);
+  // The tuple or batch row packed into the side's arena, written into a bound on its size, then
+  // trimmed.
+  HeldRow Pack(int side, const Tuple& t) { return Pack(side, t, t.GetSourceTask()); }
+  template <class Source>
+  HeldRow Pack(int side, const Source& source, int task) {
+    const uint32_t origin = OriginOf(side, source.schema(), task);
+    const std::size_t bound = PackedRow::SizeBound(source, nullptr);
     const auto [row, at] = arena[side].Allocate(bound);
-    arena[side].Trim(row, bound, PackedRow::Write(t, origin, at));
+    arena[side].Trim(row, bound, PackedRow::Write(source, origin, nullptr, at));
     return row;
   }
 
+  // The tuple joins as itself and is packed afterwards, with the ack value its pairs gave it.
   void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, const Tuple& t) {
+    AddElement(
+        side, key, hash, ts, IntervalJoinRow(t), [&] { return Pack(side, t); }, [] {});
+  }
+
+  // A batch row is packed first and joins as that held row (emits fold their ack values into
+  // it); one that is not kept is released again.
+  void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, const topology::RowRef& r,
+           int task) {
+    const HeldRow row = Pack(side, r, task);
+    AddElement(
+        side, key, hash, ts, Held(side, row), [&] { return row; },
+        [&] { arena[side].Release(row); });
+  }
+
+  // Joins `ours` with the other side's elements in the interval, then stores the row store()
+  // gives; a left-once element joined on arrival leaves at once instead, and discard() drops it.
+  template <class Store, class Discard>
+  void AddElement(int side, const KeyRef& key, uint64_t hash, int64_t ts,
+                  const IntervalJoinRow& ours, Store store, Discard discard) {
     if (next_seq >= renumber_at) Renumber();
     const uint32_t k = keys.FindOrInsert(key, hash);
     const uint32_t seq = next_seq++;
@@ -368,7 +390,6 @@ struct IntervalJoinState::Impl {
     // In-order data probes near the back: look there first.
     if (n > 0 && ks.At(o, n - 1).ts >= lo) {
       uint32_t i = ks.At(o, 0).ts >= lo ? 0 : ks.LowerBound(o, lo);
-      const IntervalJoinRow ours(t);
       for (; i < n; ++i) {
         Entry& it = ks.At(o, i);
         if (it.ts > hi) break;
@@ -390,13 +411,14 @@ struct IntervalJoinState::Impl {
     }
     if (once && matched) {
       // Joined on arrival: nothing later can change its output, so it is not kept.
-      sink.LeftRow(JoinSide::kLeft, IntervalJoinRow(t), ts, true);
+      sink.LeftRow(JoinSide::kLeft, ours, ts, true);
+      discard();
       if (ks.empty()) keys.Emptied();
       return;
     }
     Entry e;
     e.ts = ts;
-    e.row = Pack(side, t);
+    e.row = store();
     e.order = seq << 1 | (matched ? 1 : 0);
     ks.Insert(side, e);
     ++held[side];
@@ -588,6 +610,11 @@ IntervalJoinState::~IntervalJoinState() = default;
 void IntervalJoinState::Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts,
                             const Tuple& tuple) {
   impl_->Add(static_cast<int>(side), key, hash, ts, tuple);
+}
+
+void IntervalJoinState::Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts,
+                            const topology::RowRef& row, int source_task) {
+  impl_->Add(static_cast<int>(side), key, hash, ts, row, source_task);
 }
 
 void IntervalJoinState::Advance(int64_t watermark) {

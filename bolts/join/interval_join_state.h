@@ -7,6 +7,7 @@
 #include "bolts/join/interval_join_row.h"
 #include "bolts/join/join_key.h"
 #include "tempest/joins.h"
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 
 namespace tempest::bolts {
@@ -123,6 +124,10 @@ class IntervalJoinState {
   // never refuses an element.
   void Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts,
            const topology::Tuple& tuple);
+  // The same for a batch row sent by `source_task`: it is packed first and shown to the sink as
+  // a held row (IntervalJoinRow::added() is null).
+  void Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts, const topology::RowRef& row,
+           int source_task);
   // Raises the watermark (never lowers it) and lets out every element it has passed.
   void Advance(int64_t watermark);
   // Lets every element out (end of the input), in the same order as Advance would.

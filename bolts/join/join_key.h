@@ -27,6 +27,21 @@ inline bool ExtractKey(const topology::Tuple& t, const std::vector<int>& index,
   return true;
 }
 
+// The same for a batch row: a part is read from its cell into `values[p]` (resized to the parts;
+// strings reuse their buffers), which the key then points into.
+inline bool ExtractKey(const topology::RowRef& row, const std::vector<int>& index,
+                       const std::vector<FieldSelector>& key, topology::Values& values,
+                       KeyRef& out) {
+  out.clear();
+  values.resize(key.size());
+  for (std::size_t p = 0; p < key.size(); ++p) {
+    const topology::Value* v = LookupPath(row, index[p], key[p].path, values[p]);
+    if (v == nullptr || v->IsNull()) return false;
+    out.push_back(v);
+  }
+  return true;
+}
+
 // The hash of the key parts, in order, the same in every process. A single integer part (the
 // usual key) is mixed inline (murmur3's finalizer) rather than through StableHash's XXH64 call;
 // Value's == is type-strict, so such a key never equals one hashed the other way.
