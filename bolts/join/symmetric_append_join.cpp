@@ -113,6 +113,29 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
     event_time_->Admit(input, ts, [&] { Store(input, src, ts); });
   }
 
+  // A row of an evicted side without a filter of its own, an insert with a key, joins as a row
+  // packed from its cells (a held row to the state's sink, anchored to while it is added); the
+  // rest go the tuple way, which reports, pads and acks them.
+  void Handle(const BatchInput& in) override {
+    const Source& src = SourceOf(in.schema(), in.source_task());
+    if (src.side < 0 || flushed_ || !evicts_[src.side] || FilterOf(src.side) ||
+        !IsInsert(in.row, src) ||
+        !ExtractKey(in.row, src.plan->key_index, plan_.keys[src.plan->position], key_values_,
+                    key_)) {
+      in.out.ExecuteAsTuple(in.row);
+      return;
+    }
+    int64_t ts = 0;
+    if (!event_time_->Timestamp(in, ts)) return;
+    event_time_->Admit(in, ts, [&] {
+      const JoinSide js = SideOf(src);
+      adding_ = src.side;
+      state_->Add(js, key_, HashKey(key_), ts, in.row, in.source_task());
+      adding_ = -1;
+      Held(js);
+    });
+  }
+
   void OnTick() override {
     const int64_t now = clock_();
     ReportState();
@@ -141,6 +164,25 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
   const Source& SourceOf(const Tuple& t) {
     return schemas_.Get(t, [this](const Tuple& u) { return MakeSource(u); });
   }
+  const Source& SourceOf(const topology::StreamSchema* schema, int task) {
+    topology::TupleAccess::Rebind(probe_, schema, task);
+    return SourceOf(probe_);
+  }
+  static JoinSide SideOf(const Source& src) noexcept {
+    return src.side == 0 ? JoinSide::kLeft : JoinSide::kRight;
+  }
+  // A row without `_op`, or whose `_op` is null or +I.
+  static bool IsInsert(const topology::RowRef& row, const Source& src) noexcept {
+    if (src.op_index < 0) return true;
+    const auto op = static_cast<std::size_t>(src.op_index);
+    if (op >= row.size()) return false;
+    return row.cell(op).tag == topology::CellTag::kNull ||
+           (row.IsString(op) && row.Text(op) == "+I");
+  }
+  // The filter of the side's own rows, if the condition has one.
+  const std::optional<ConditionPart>& FilterOf(int side) const noexcept {
+    return !condition_ ? no_filter_ : (side == 0 ? condition_->left : condition_->right);
+  }
 
   Source MakeSource(const Tuple& t) const {
     Source s;
@@ -161,8 +203,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
 
   void Store(const Tuple& input, const Source& src, int64_t ts) {
     const int side = src.side;
-    const std::optional<ConditionPart>& filter =
-        !condition_ ? no_filter_ : (side == 0 ? condition_->left : condition_->right);
+    const std::optional<ConditionPart>& filter = FilterOf(side);
     bool keep = true;
     if (filter) {
       const Tuple* one[2] = {side == 0 ? &input : nullptr, side == 1 ? &input : nullptr};
@@ -180,16 +221,22 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
       out_.Ack(input);
       return;
     }
-    const uint64_t hash = HashKey(key_);
-    const JoinSide js = side == 0 ? JoinSide::kLeft : JoinSide::kRight;
+    const JoinSide js = SideOf(src);
     adding_ = side;
     // Outputs are anchored to `input` itself (a side that is never evicted is acked now, after
     // them); the state keeps a packed copy with the ack value they gave it.
     const bool ack_now = !evicts_[side];
-    state_->Add(js, key_, hash, ts, input);
+    state_->Add(js, key_, HashKey(key_), ts, input);
     adding_ = -1;
     if (ack_now) out_.Ack(input);
+    Held(js);
+  }
+
+  // After a row is added: the side's peak, and a warning when the state holds more rows than
+  // max.spout.pending lets the spouts have in flight.
+  void Held(JoinSide js) {
     const std::size_t held = state_->size(JoinSide::kLeft) + state_->size(JoinSide::kRight);
+    const int side = js == JoinSide::kLeft ? 0 : 1;
     peak_[side] = std::max(peak_[side], state_->size(js));
     if (acking_ && max_pending_ > 0 && held >= max_pending_ && !warned_pending_) {
       warned_pending_ = true;
@@ -318,6 +365,8 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
   const topology::StreamSchema* last_schema_[2] = {nullptr, nullptr};
   const InputPlan* last_plan_[2] = {nullptr, nullptr};
   KeyRef key_;
+  topology::Values key_values_;  // a batch row's key parts, read from its cells
+  Tuple probe_;                  // a schema and task as a Tuple, to look its source up
   const Tuple* anchors_[3] = {nullptr, nullptr, nullptr};
   Tuple anchor_tuples_[3];  // stand-ins for held rows an output is anchored to
   Tuple pair_tuples_[2];    // held rows unpacked for the pair condition

@@ -345,6 +345,13 @@ void SymmetricHashJoinBolt::Prepare(const topology::TopologyContext& context,
 
 void SymmetricHashJoinBolt::Execute(const Tuple& input) { impl_->Handle(input, nullptr); }
 void SymmetricHashJoinBolt::ExecuteOwned(Tuple& input) { impl_->Handle(input, &input); }
+void SymmetricHashJoinBolt::ExecuteBatch(const topology::RowBatch& rows,
+                                         topology::BatchCollector& out) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const topology::RowRef row = rows[i];
+    impl_->Handle(BatchInput{row, out});
+  }
+}
 void SymmetricHashJoinBolt::OnSourceEnded(const std::string& component) {
   impl_->OnSourceEnded(component);
 }

@@ -94,7 +94,11 @@ void ValidateSymmetricHashJoinFitsTopology(const SymmetricHashJoinBoltConfig& co
 // anchored to it. left_semi emits a left row once, at its first match. Rows of a side that is
 // evicted are acked when they leave (so a crash replays them); the others when processed. Inputs
 // with an `_op` other than +I are reported, acked and dropped.
-class SymmetricHashJoinBolt final : public topology::OwningBolt {
+//
+// Takes a batch at a time: in append mode a row of a side that is evicted and has no filter of
+// its own is packed from its cells and joined as a held row; other rows, and changelog mode's,
+// are executed as tuples.
+class SymmetricHashJoinBolt final : public topology::BatchBolt {
  public:
   // Throws std::invalid_argument (ValidateSymmetricHashJoinBoltConfig). `clock`: processing
   // time for state_ttl_ms.
@@ -106,6 +110,7 @@ class SymmetricHashJoinBolt final : public topology::OwningBolt {
                topology::OutputCollector& collector) override;
   void Execute(const topology::Tuple& input) override;
   void ExecuteOwned(topology::Tuple& input) override;
+  void ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) override;
   void OnSourceEnded(const std::string& component) override;
   void OnEndOfStream() override;
   std::chrono::milliseconds TickInterval() const override;

@@ -7,6 +7,7 @@
 
 #include "bolts/join/join_inputs.h"
 #include "bolts/join/symmetric_hash_join_bolt.h"
+#include "bolts/windowing/batch_input.h"
 #include "bolts/windowing/windowed_bolt.h"
 #include "topology/bolt.h"
 
@@ -22,6 +23,8 @@ class SymmetricJoinRunner {
   virtual ~SymmetricJoinRunner() = default;
   // `owned`: the same tuple, which may be moved from (ExecuteOwned); null from Execute.
   virtual void Handle(const topology::Tuple& input, topology::Tuple* owned) = 0;
+  // A row of a batch: by default the tuple way (ExecuteAsTuple).
+  virtual void Handle(const BatchInput& in) { in.out.ExecuteAsTuple(in.row); }
   virtual void OnTick() {}
   virtual void OnSourceEnded(const std::string& component) { (void)component; }
   virtual void OnEndOfStream() {}
