@@ -28,8 +28,8 @@ using topology::Tuple;
 // Storm's WindowedBoltExecutor: feeds the WindowManager, drives time and watermarks from the
 // task's ticks, acks tuples as they leave the window and anchors the window bolt's emits. It is
 // also the collector the windowed bolt sees. BoltT: WindowedBolt (the window holds Tuples) or
-// PackedWindowedBolt (it holds packed rows in an arena).
-// A packed window takes the runtime's batches (BatchBolt), packing each row from its cells.
+// PackedWindowedBolt (it holds packed rows in an arena, and takes the runtime's batches as a
+// BatchBolt, packing each row from its cells).
 template <class BoltT>
 class WindowedBoltAdapter final
     : public std::conditional_t<std::is_same_v<BoltT, PackedWindowedBolt>, topology::BatchBolt,
