@@ -204,9 +204,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
       in.out.ExecuteAsTuple(in.row);
       return;
     }
-    int64_t ts = 0;
-    if (!event_time_->Timestamp(in, ts)) return;
-    event_time_->Admit(in, ts, [&] {
+    event_time_->Take(in, [&](int64_t ts) {
       state_.Add(SideOf(src), key_, HashKey(key_), ts, in.row, in.source_task());
       WarnIfHeldTooMany();
     });

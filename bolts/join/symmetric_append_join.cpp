@@ -125,9 +125,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
       in.out.ExecuteAsTuple(in.row);
       return;
     }
-    int64_t ts = 0;
-    if (!event_time_->Timestamp(in, ts)) return;
-    event_time_->Admit(in, ts, [&] {
+    event_time_->Take(in, [&](int64_t ts) {
       const JoinSide js = SideOf(src);
       adding_ = src.side;
       state_->Add(js, key_, HashKey(key_), ts, in.row, in.source_task());

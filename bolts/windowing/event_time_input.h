@@ -71,6 +71,14 @@ class EventTimeInput {
     }
   }
 
+  // Timestamp, then Admit: keep(ts) stores the input unless it has no timestamp or is late.
+  template <class Input, class Keep>
+  void Take(const Input& in, Keep keep) {
+    int64_t ts = 0;
+    if (!Timestamp(in, ts)) return;
+    Admit(in, ts, [&] { keep(ts); });
+  }
+
   // Windows ending at or before `end` have fired: a tuple at or below it is late too (it could
   // only have been in them), even at the watermark itself.
   void CloseThrough(int64_t end) {

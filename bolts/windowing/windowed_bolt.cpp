@@ -123,9 +123,7 @@ class WindowedBoltAdapter final
       keep(count_only_ ? 0 : manager_->ArrivalTime(clock_()));
       return;
     }
-    int64_t ts = 0;
-    if (!event_time_->Timestamp(in, ts)) return;
-    event_time_->Admit(in, ts, [&] { keep(ts); });
+    event_time_->Take(in, keep);
   }
 
   std::chrono::milliseconds TickInterval() const override {
