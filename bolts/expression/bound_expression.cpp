@@ -222,15 +222,19 @@ struct TupleInputs {
   }
 };
 
-// One batch row as the only input: a field is read into the caller's scratch value (a list or
-// map is read where the batch keeps it).
+// One batch row as the only input: a plain field is read into its slot of `fields` (kept by the
+// expression, so a long string reuses its buffer from row to row), a map where the batch keeps
+// it.
 struct RowInput {
   const topology::RowRef& row;
+  topology::Values& fields;
 
-  const Value* Field(const Node& n, Value& scratch) const {
+  const Value* Field(const Node& n, Value&) const {
     const topology::StreamSchema* schema = row.schema();
     const int index = schema != nullptr ? FieldIndex(n, schema, *schema->fields) : -1;
-    return LookupPath(row, index, n.path, scratch);
+    if (index < 0) return nullptr;
+    if (fields.size() <= static_cast<std::size_t>(index)) fields.resize(index + 1);
+    return LookupPath(row, index, n.path, fields[static_cast<std::size_t>(index)]);
   }
 };
 
@@ -376,7 +380,7 @@ bool BoundExpression::Holds(std::span<const Tuple* const> tuples) const {
 
 bool BoundExpression::Holds(const topology::RowRef& row) const {
   Value scratch;
-  const Value* v = Eval(*root_, RowInput{row}, scratch);
+  const Value* v = Eval(*root_, RowInput{row, row_fields_}, scratch);
   return v->type() == ValueType::kBool && v->AsBool();
 }
 

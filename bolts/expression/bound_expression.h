@@ -26,8 +26,9 @@ struct ExprInput {
 // three-valued logic (docs/expressions.md): a comparison or arithmetic with a null operand, or
 // with operands of types that do not compare, is null; AND/OR are Kleene's; a condition holds
 // only when it is true. Evaluation allocates only when arithmetic or a comparison needs a
-// temporary string (never for numbers, booleans or field reads). Value type; not thread-safe
-// (a per-schema field-index cache is filled as tuples come).
+// temporary string (never for numbers, booleans or field reads, once a row's long strings have
+// been read into reused buffers). Value type; not thread-safe (a per-schema field-index cache
+// and the row fields' buffers are filled as tuples come).
 class BoundExpression {
  public:
   // Resolves every reference: a qualified one to the input it names, an unqualified one to the
@@ -54,6 +55,7 @@ class BoundExpression {
  private:
   std::unique_ptr<Node> root_;
   uint64_t inputs_ = 0;
+  mutable topology::Values row_fields_;  // Holds(row): the fields read, by index, reused
 };
 
 }  // namespace tempest::bolts
