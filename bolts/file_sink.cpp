@@ -116,7 +116,7 @@ void FileSink::ExecuteBatch(const topology::RowBatch& rows, topology::BatchColle
     }
     topology::AppendJsonObject(buffer_, *schema->fields, row);
     buffer_.push_back('\n');
-    Hold(schema, -1, row.anchors());
+    Hold(schema, out.BatchSource(), row.anchors());
     if (buffer_.size() >= kMaxBufferedBytes) Flush();
   }
   FlushIfDue();

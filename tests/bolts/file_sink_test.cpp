@@ -195,6 +195,7 @@ TEST(FileSinkTest, BatchesWriteTheLinesTuplesWrite) {
   ASSERT_EQ(out.acked.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(out.acked[i].schema(), &schema);
+    EXPECT_EQ(out.acked[i].GetSourceTask(), collector.BatchSource());
     EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(
                   tempest::topology::TupleAccess::Ack(out.acked[i]).anchors.begin(),
                   tempest::topology::TupleAccess::Ack(out.acked[i]).anchors.end()),
