@@ -39,12 +39,57 @@ void FrameBuilder::Add(int stream, const topology::Values& values,
   w_.Uint(static_cast<uint32_t>(stream));
   w_.ArrayHeader(static_cast<uint32_t>(values.size()));
   for (const Value& v : values) w_.Value(v);
+  WriteAnchors(anchors);
+  ++count_;
+}
+
+void FrameBuilder::AddRow(int stream, const topology::RowRef& row,
+                          std::span<const topology::AckMeta::Anchor> anchors) {
+  w_.ArrayHeader(3);
+  w_.Uint(static_cast<uint32_t>(stream));
+  w_.ArrayHeader(static_cast<uint32_t>(row.size()));
+  for (std::size_t i = 0; i < row.size(); ++i) WriteCell(row, i);
+  WriteAnchors(anchors);
+  ++count_;
+}
+
+void FrameBuilder::WriteCell(const topology::RowRef& row, std::size_t field) {
+  using topology::CellTag;
+  const topology::Cell& c = row.cell(field);
+  switch (c.tag) {
+    case CellTag::kNull:
+      w_.Nil();
+      return;
+    case CellTag::kFalse:
+    case CellTag::kTrue:
+      w_.Bool(c.tag == CellTag::kTrue);
+      return;
+    case CellTag::kInt:
+      w_.Int(c.Int());
+      return;
+    case CellTag::kDouble:
+      w_.Double(c.Double());
+      return;
+    case CellTag::kShortString:
+    case CellTag::kString:
+      w_.Str(row.Text(field));
+      return;
+    case CellTag::kShortBytes:
+    case CellTag::kBytes:
+      w_.Bin(row.Text(field));
+      return;
+    case CellTag::kValue:
+      w_.Value(*row.SideValue(field));
+      return;
+  }
+}
+
+void FrameBuilder::WriteAnchors(std::span<const topology::AckMeta::Anchor> anchors) {
   w_.ArrayHeader(static_cast<uint32_t>(2 * anchors.size()));
   for (const auto& a : anchors) {
     w_.Uint(a.root);
     w_.Uint(a.edge);
   }
-  ++count_;
 }
 
 std::string_view FrameBuilder::Finish() {

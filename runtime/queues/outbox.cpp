@@ -67,14 +67,30 @@ int Outbox::StreamIndex(const topology::StreamSchema* schema) {
 
 void Outbox::SendRemote(int slot, const topology::StreamSchema* schema,
                         const topology::Values& values, AnchorList anchors) {
+  transport::FrameBuilder& frame = OpenFrame(slot);
+  frame.Add(StreamIndex(schema), values, anchors);
+  HandIfFrameFull(slot, frame);
+}
+
+void Outbox::SendRemoteRow(int slot, const topology::StreamSchema* schema,
+                           const topology::RowRef& row, AnchorList anchors) {
+  transport::FrameBuilder& frame = OpenFrame(slot);
+  frame.AddRow(StreamIndex(schema), row, anchors);
+  HandIfFrameFull(slot, frame);
+}
+
+transport::FrameBuilder& Outbox::OpenFrame(int slot) {
   std::unique_ptr<transport::FrameBuilder>& frame = slots_[slot].frame;
   if (!frame) frame = std::make_unique<transport::FrameBuilder>();
   if (frame->count() == 0) {
     frame->Begin(from_task_, slots_[slot].task);
     dirty_.push_back(slot);
   }
-  frame->Add(StreamIndex(schema), values, anchors);
-  if (frame->bytes() >= frame_bytes_ || frame->count() >= frame_tuples_) Hand(slot);
+  return *frame;
+}
+
+void Outbox::HandIfFrameFull(int slot, const transport::FrameBuilder& frame) {
+  if (frame.bytes() >= frame_bytes_ || frame.count() >= frame_tuples_) Hand(slot);
 }
 
 void Outbox::Hand(int slot) {

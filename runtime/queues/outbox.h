@@ -69,8 +69,7 @@ class Outbox {
                AnchorList anchors = {}) {
     const int slot = SlotOf(task);
     if (queues_[task] == nullptr) {
-      row.LoadValues(staged_);
-      SendRemote(slot, schema, staged_, anchors);
+      SendRemoteRow(slot, schema, row, anchors);
       return;
     }
     OpenBatch(slot).AppendRow(schema, row, anchors);
@@ -182,6 +181,10 @@ class Outbox {
   void Push(int slot, TaskQueue::WakeConsumer wake);
   void SendRemote(int slot, const topology::StreamSchema* schema, const topology::Values& values,
                   AnchorList anchors);
+  void SendRemoteRow(int slot, const topology::StreamSchema* schema, const topology::RowRef& row,
+                     AnchorList anchors);
+  transport::FrameBuilder& OpenFrame(int slot);  // begun, and marked dirty, if it was empty
+  void HandIfFrameFull(int slot, const transport::FrameBuilder& frame);
   void HandAcks(int ack_slot);
   void SendMarker(const std::vector<int>& tasks, Envelope::Kind kind);
   int StreamIndex(const topology::StreamSchema* schema);

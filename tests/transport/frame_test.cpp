@@ -328,6 +328,33 @@ TEST_F(FrameTest, AFrameBuiltFromValuesDecodesLikeEncodedTuples) {
   }
 }
 
+TEST_F(FrameTest, ARowIsEncodedAsTheSameBytesAsItsValues) {
+  // Every kind of cell: scalars, short and long text and bytes (inline and in the arena), a
+  // list and a map (side values).
+  const std::vector<Values> rows = {
+      {Value(), true, false},
+      {int64_t{-5}, 2.25, "short"},
+      {"a string longer than a cell holds", Bytes{"raw"}, Bytes{std::string(40, 'b')}},
+      {List{1, "x"}, Map{{Value("k"), Value(1)}}, int64_t{1} << 40},
+  };
+  const std::vector<topology::AckMeta::Anchor> anchors = {{5, 6}, {7, 8}};
+  topology::RowBatch batch;
+  for (const Values& v : rows) batch.Append(b_, v);
+  FrameBuilder from_values, from_rows;
+  from_values.Begin(3, 7);
+  from_rows.Begin(3, 7);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    from_values.Add(1, rows[i], i == 1 ? anchors : std::span<const topology::AckMeta::Anchor>{});
+    from_rows.AddRow(1, batch[i], i == 1 ? anchors : std::span<const topology::AckMeta::Anchor>{});
+  }
+  const std::string expected(from_values.Finish());
+  EXPECT_EQ(from_rows.Finish(), expected);
+  Frame f;
+  ASSERT_EQ(DecodeFrame(expected, *table_, f), DecodeStatus::kOk);
+  ASSERT_EQ(Tuples(f).size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(Tuples(f)[i].GetValues(), rows[i]);
+}
+
 TEST_F(FrameTest, DecodingIntoAUsedBatchLeavesNothingOfTheOldRows) {
   std::vector<Tuple> first, second;
   for (int i = 0; i < 4; ++i) {
