@@ -41,6 +41,10 @@ class Emitter {
   // Sends a copy of `row`'s values on stream `stream` (an index: StreamIndexOf), routed by its
   // groupings; anchored as Emit's are.
   std::size_t ForwardRow(int stream, const topology::RowRef& row, AnchorSource* anchors);
+  // As Emit (not direct), with `row`'s values (SpoutRowEmitter::EmitRow).
+  std::size_t EmitRow(std::string_view stream, const topology::RowRef& row, AnchorSource* anchors) {
+    return ForwardRow(ResolveStream(stream), row, anchors);
+  }
   // The index of a declared stream; throws std::invalid_argument for an undeclared one.
   int StreamIndexOf(std::string_view stream) const { return ResolveStream(stream); }
 

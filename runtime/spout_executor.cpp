@@ -41,7 +41,9 @@ struct ValueHasher {
 // for room downstream (backpressure), the spout still takes the acker's replies and expires its
 // timeouts; what they decide reaches the spout (Ack/Fail) once NextTuple has returned.
 class SpoutExecutor final : public TaskExecutor,
-                            private topology::SpoutOutputCollector,
+                            // public: SpoutRowEmitterOf crosses from one to the other
+                            public topology::SpoutOutputCollector,
+                            public topology::SpoutRowEmitter,
                             private AnchorSource {
  public:
   explicit SpoutExecutor(ExecutorSetup setup)
@@ -366,8 +368,32 @@ class SpoutExecutor final : public TaskExecutor,
 
   void DoEmit(std::string_view stream, int direct_task, topology::Values&& values,
               topology::Value&& message_id) override {
+    EmitTracked(
+        std::move(message_id),
+        [&](AnchorSource* anchors) {
+          return emitter_.Emit(stream, direct_task, std::move(values), anchors);
+        },
+        [&] { return values; });
+  }
+
+  void EmitRow(std::string_view stream, const topology::RowRef& row,
+               topology::Value message_id) override {
+    EmitTracked(
+        std::move(message_id),
+        [&](AnchorSource* anchors) { return emitter_.EmitRow(stream, row, anchors); },
+        [&] {
+          topology::Values values;
+          row.LoadValues(values);
+          return values;
+        });
+  }
+
+  // Sends a tuple (send(anchors) returns how many tasks it went to) and, if it has a message id,
+  // tracks its tree. values() gives its fields, for a failed stream to keep.
+  template <typename Send, typename GetValues>
+  void EmitTracked(topology::Value&& message_id, Send send, GetValues values) {
     if (message_id.IsNull()) {
-      emitter_.Emit(stream, direct_task, std::move(values));
+      send(nullptr);
       return;
     }
     if (!failed_ids_.empty()) {
@@ -377,18 +403,18 @@ class SpoutExecutor final : public TaskExecutor,
       }
     }
     if (!tracking_) {
-      emitter_.Emit(stream, direct_task, std::move(values));
+      send(nullptr);
       to_ack_.push_back(std::move(message_id));
       return;
     }
     // The values of a tracked tuple are kept only for a failed stream, to send it there if the
     // tuple is given up.
-    if (!failed_stream_.empty()) kept_.insert_or_assign(message_id, values);
+    if (!failed_stream_.empty()) kept_.insert_or_assign(message_id, values());
     root_ = pending_.Reserve(RootHighBits());  // never full: NextTuple is not called then
     xor_edges_ = 0;
     std::size_t sent = 0;
     try {
-      sent = emitter_.Emit(stream, direct_task, std::move(values), this);
+      sent = send(this);
     } catch (...) {
       pending_.Release(root_);
       if (!failed_stream_.empty()) kept_.erase(message_id);

@@ -3,12 +3,17 @@
 #include <chrono>
 #include <deque>
 
+#include "topology/output_collector.h"
+#include "topology/row_batch.h"
+
 namespace tempest::spouts {
 
 using Clock = std::chrono::steady_clock;
 
 struct GeneratorSpout::State {
   topology::SpoutOutputCollector* out = nullptr;
+  topology::SpoutRowEmitter* rows = nullptr;  // the runtime's collector: the tuple is built once
+  topology::RowBatch row;                     // the tuple being emitted through `rows`
   uint64_t next_id = 0;
   uint64_t stride = 1;
   uint64_t emitted = 0;  // fresh ids emitted by this task
@@ -24,6 +29,7 @@ void GeneratorSpout::Open(const topology::TopologyContext& context,
                           topology::SpoutOutputCollector& collector) {
   state_ = std::make_unique<State>();
   state_->out = &collector;
+  state_->rows = topology::SpoutRowEmitterOf(collector);
   state_->next_id = static_cast<uint64_t>(context.GetThisTaskIndex());
   state_->stride = context.GetThisComponentTasks().size();
   state_->payload.assign(config_.payload_bytes, 'x');
@@ -49,11 +55,22 @@ topology::NextResult GeneratorSpout::NextTuple() {
     ++s.emitted;
   }
   const int64_t keys = static_cast<int64_t>(config_.keys == 0 ? 1 : config_.keys);
+  const int64_t key = id % keys, ts = config_.start_ts + id * config_.ts_step_ms;
+  if (s.rows != nullptr) {
+    s.row.Clear();
+    s.row.AddInt(id);
+    s.row.AddInt(key);
+    s.row.AddInt(ts);
+    s.row.AddString(s.payload);
+    s.row.EndRow(nullptr, 4, 0);
+    s.rows->EmitRow(config_.stream, s.row[0], id);
+    return topology::NextResult::kEmitted;
+  }
   // Built in place: an initializer list would copy the payload string twice.
   topology::Values values;
   values.emplace_back(id);
-  values.emplace_back(id % keys);
-  values.emplace_back(config_.start_ts + id * config_.ts_step_ms);
+  values.emplace_back(key);
+  values.emplace_back(ts);
   values.emplace_back(s.payload);
   s.out->Emit(config_.stream, std::move(values), id);
   return topology::NextResult::kEmitted;

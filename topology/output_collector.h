@@ -1,7 +1,7 @@
 #pragma once
 
-// The public collectors live in tempest/output_collector.h; this adds the runtime's fast path
-// for bolts that emit many rows at a time (the joins).
+// The public collectors live in tempest/output_collector.h; this adds the runtime's fast paths
+// for bolts that emit many rows at a time (the joins) and for spouts that build rows.
 #include <cstddef>
 #include <string_view>
 
@@ -11,6 +11,7 @@
 namespace tempest::topology {
 
 class RowBatch;
+class RowRef;
 
 // Builds the rows of EmitRows, one call per row, into `values` (empty; it may be the outgoing
 // tuple's own storage).
@@ -62,6 +63,22 @@ inline void EmitRows(OutputCollector& out, RowEmitter* rows, std::string_view st
     filler.Fill(i, values);
     out.Emit(stream, std::move(values));
   }
+}
+
+// A spout collector that takes a tuple its spout built as a row of a batch it keeps (the
+// runtime's): a built-in spout writes its fields as cells once, and they go out without Values.
+class SpoutRowEmitter {
+ public:
+  // As SpoutOutputCollector::Emit(stream, values, message_id), with `row`'s fields.
+  virtual void EmitRow(std::string_view stream, const RowRef& row, Value message_id) = 0;
+
+ protected:
+  ~SpoutRowEmitter() = default;
+};
+
+// `out`'s SpoutRowEmitter side, or null: look it up once (in Open), not per call.
+inline SpoutRowEmitter* SpoutRowEmitterOf(SpoutOutputCollector& out) noexcept {
+  return dynamic_cast<SpoutRowEmitter*>(&out);
 }
 
 }  // namespace tempest::topology
