@@ -86,6 +86,7 @@ int Graph(const LoadFlags& flags) {
 struct RunFlags {
   int workers = 0;
   bool quiet = false;
+  double progress_interval = launch::kDefaultProgressInterval.count() / 1000.0;  // seconds
   std::string transport = "ipc";
   std::string log_level = "info";
   std::string log_file;
@@ -108,6 +109,7 @@ int Run(const LoadFlags& flags, const RunFlags& run, char** argv) {
   options.endpoint =
       run.transport == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
   options.quiet = run.quiet;
+  options.progress_interval = launch::ProgressInterval(run.progress_interval);
   options.log = LogSettingsOf(run);
   // A worker is this command again, with the same arguments: it loads the same topology.
   options.worker_command = {launch::SelfExecutable()};
@@ -146,6 +148,10 @@ int main(int argc, char** argv) {
                   "How workers talk: ipc (sockets in a private run folder) or tcp (127.0.0.1)")
       ->check(CLI::IsMember({"ipc", "tcp"}));
   run->add_flag("--quiet", run_flags.quiet, "Print only errors: no live progress, no summary");
+  run->add_option("--progress-interval", run_flags.progress_interval,
+                  "Seconds between progress lines on stderr when it is not a terminal (default "
+                  "10; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--log-level", run_flags.log_level,
                   "trace, debug, info (default), warn, error, critical or off");
   run->add_option("--log-file", run_flags.log_file,
@@ -154,6 +160,7 @@ int main(int argc, char** argv) {
   worker->group("");  // internal: not in --help
   AddLoadFlags(*worker, flags);
   worker->add_flag("--quiet", run_flags.quiet);
+  worker->add_option("--progress-interval", run_flags.progress_interval);
   worker->add_option("--log-level", run_flags.log_level);
   CLI::App* validate = app.add_subcommand("validate", "Check a topology file; start nothing");
   AddLoadFlags(*validate, flags);

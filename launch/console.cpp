@@ -90,6 +90,16 @@ void Console::WriteLogLine(std::string_view line) {
   if (over_live) DrawLiveLocked();
 }
 
+void Console::WriteStatusLine(std::string_view line) {
+  std::lock_guard lock(mu_);
+  const bool over_live = live_lines_ > 0;
+  if (over_live) EraseLiveLocked();
+  std::fwrite(line.data(), 1, line.size(), terminal_);
+  std::fputc('\n', terminal_);
+  std::fflush(terminal_);
+  if (over_live) DrawLiveLocked();
+}
+
 void Console::ShowLive(std::string block) {
   std::lock_guard lock(mu_);
   if (!Interactive()) return;

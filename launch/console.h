@@ -42,6 +42,9 @@ class Console {
   void ConfigureLogging(const LogSettings& settings);
   // Writes one finished log line (e.g. relayed from a worker process); a newline is added.
   void WriteLogLine(std::string_view line);
+  // Writes one line (a newline is added) to stderr, even when logs go to a file: the progress
+  // lines of a run without a terminal.
+  void WriteStatusLine(std::string_view line);
   // Replaces the live block with `block` (lines ending in '\n'), when stderr is a terminal.
   void ShowLive(std::string block);
   // Removes the live block from the terminal.

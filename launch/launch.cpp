@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "launch/progress_line.h"
 #include "launch/run_display.h"
 #include "runtime/local_cluster.h"
 #include "runtime/process/process_cluster.h"
@@ -71,8 +72,9 @@ LostTrees LostTreesOf(const runtime::RunSummary& summary, const topology::Topolo
 // Ctrl-C or SIGTERM drains the run (bounded by stop_timeout); a second one, or a run still
 // running kStopGrace after the drain timeout, ends the process at once.
 template <class Cluster>
-int Drive(Cluster& cluster, const topology::TopologySpec& spec, bool quiet,
+int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOptions& options,
           std::chrono::milliseconds stop_timeout, const std::function<void()>& started = {}) {
+  const bool quiet = options.quiet;
   // The signals are caught from before the start: one during it stops the run once it runs.
   boost::asio::io_context io;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
@@ -119,12 +121,28 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, bool quiet,
     });
   };
   if (live) tick();
+  // Without a terminal, nothing else says what a long run is doing until it ends.
+  const auto start = std::chrono::steady_clock::now();
+  ProgressLine progress(spec);
+  boost::asio::steady_timer progress_timer(io);
+  std::function<void()> report = [&] {
+    progress_timer.expires_after(options.progress_interval);
+    progress_timer.async_wait([&](const boost::system::error_code& ec) {
+      if (ec) return;
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      console.WriteStatusLine(progress.Render(cluster.Snapshot(), elapsed));
+      report();
+    });
+  };
+  if (!quiet && !console.Interactive() && options.progress_interval.count() > 0) report();
   runtime::RunSummary summary;
   std::thread waiter([&] {
     summary = cluster.Wait();
     boost::asio::post(io, [&] {
       signals.cancel();
       timer.cancel();
+      progress_timer.cancel();
       deadline.cancel();
     });
   });
@@ -171,7 +189,7 @@ int Launch(std::shared_ptr<const topology::TopologySpec> spec, const LaunchOptio
   if (workers <= 1) {
     const runtime::LocalRunOptions run;
     runtime::LocalCluster cluster(spec, run);
-    return Drive(cluster, *spec, options.quiet, run.stop_timeout, [&] {
+    return Drive(cluster, *spec, options, run.stop_timeout, [&] {
       if (!options.quiet) spdlog::info("topology '{}' running in this process", spec->name);
     });
   }
@@ -182,7 +200,7 @@ int Launch(std::shared_ptr<const topology::TopologySpec> spec, const LaunchOptio
   run.worker_timeout = std::chrono::seconds(spec->config.worker_timeout_secs);
   run.worker_output = [](std::string_view line) { Console::Get().WriteLogLine(line); };
   runtime::ProcessCluster cluster(spec, run);
-  return Drive(cluster, *spec, options.quiet, run.run.stop_timeout, [&] {
+  return Drive(cluster, *spec, options, run.run.stop_timeout, [&] {
     const std::vector<runtime::WorkerStatus> status = cluster.Workers();
     const bool running = std::all_of(status.begin(), status.end(),
                                      [](const runtime::WorkerStatus& w) { return w.running; });

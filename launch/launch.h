@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,16 +13,25 @@
 
 namespace tempest::launch {
 
+inline constexpr std::chrono::milliseconds kDefaultProgressInterval{10'000};
+
 // How `tempest run` and RunTopology run a topology.
 struct LaunchOptions {
   int workers = 0;  // worker processes; 0: topology.workers (1 runs everything in this process)
   transport::EndpointKind endpoint = transport::EndpointKind::kIpc;
-  bool quiet = false;  // errors only: no live lines, no summary
+  bool quiet = false;  // errors only: no live lines, no progress lines, no summary
+  // Without a terminal, one progress line on stderr this often (ProgressLine); 0: none.
+  std::chrono::milliseconds progress_interval = kDefaultProgressInterval;
   LogSettings log;
   // Starts this program again as one worker: the same arguments, so it builds the same
   // topology (the worker's own flags travel in its environment, runtime/process/worker.h).
   std::vector<std::string> worker_command;
 };
+
+// --progress-interval's seconds as LaunchOptions::progress_interval (0: none).
+inline std::chrono::milliseconds ProgressInterval(double seconds) {
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000 + 0.5));
+}
 
 // Exit codes of a run (docs/contracts.md, "Command line").
 inline constexpr int kExitOk = 0;

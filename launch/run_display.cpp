@@ -4,16 +4,9 @@
 
 #include <algorithm>
 
+#include "launch/rate_text.h"
+
 namespace tempest::launch {
-namespace {
-
-std::string Rate(double per_second) {
-  if (per_second >= 1e6) return fmt::format("{:.2f}M/s", per_second / 1e6);
-  if (per_second >= 1e3) return fmt::format("{:.1f}k/s", per_second / 1e3);
-  return fmt::format("{:.0f}/s", per_second);
-}
-
-}  // namespace
 
 std::string RunDisplay::Render(const std::vector<runtime::TaskSnapshot>& tasks, double seconds) {
   std::vector<Totals> now;
@@ -35,8 +28,8 @@ std::string RunDisplay::Render(const std::vector<runtime::TaskSnapshot>& tasks, 
     }
     const double dt = seconds > 0 ? seconds : 1;
     text += fmt::format("  {:<16} in {:>10} out {:>10}   total in {:>12} out {:>12}\n", c.component,
-                        Rate(static_cast<double>(c.in - last_in) / dt),
-                        Rate(static_cast<double>(c.out - last_out) / dt), c.in, c.out);
+                        RateText(static_cast<double>(c.in - last_in) / dt),
+                        RateText(static_cast<double>(c.out - last_out) / dt), c.in, c.out);
   }
   last_ = std::move(now);
   return text;

@@ -17,6 +17,7 @@ namespace {
 
 struct Flags {
   launch::LaunchOptions options;
+  double progress_interval = launch::kDefaultProgressInterval.count() / 1000.0;  // seconds
   std::string log_level = "info";
   std::string transport = "ipc";
 };
@@ -31,6 +32,7 @@ Flags ParseFlags(int argc, char** argv) {
       ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   app.add_option("--transport", flags.transport)->check(CLI::IsMember({"ipc", "tcp"}));
   app.add_flag("--quiet", flags.options.quiet);
+  app.add_option("--progress-interval", flags.progress_interval)->check(CLI::NonNegativeNumber);
   app.add_option("--log-level", flags.log_level);
   app.add_option("--log-file", flags.options.log.file);
   try {
@@ -39,6 +41,7 @@ Flags ParseFlags(int argc, char** argv) {
     throw std::invalid_argument(e.what());
   }
   flags.options.log.level = launch::ParseLogLevel(flags.log_level);
+  flags.options.progress_interval = launch::ProgressInterval(flags.progress_interval);
   flags.options.endpoint =
       flags.transport == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
   if (flags.options.quiet) flags.options.log.level = spdlog::level::err;

@@ -59,6 +59,39 @@ if(NOT err MATCHES "gen +1 +1000 +0 +1000 +0 +0\nsink +1 +0 +1000 +1000 +0 +0\ng
   message(FATAL_ERROR "unexpected summary:\n${err}")
 endif()
 
+# run without a terminal (stderr is a pipe here): a progress line every --progress-interval
+# seconds, then the summary; none with --quiet or --progress-interval 0. The run lasts at least
+# 0.6 s (600 tuples at 1000 a second), so lines at 0.1 s must come.
+set(progress_line "progress [0-9.]+ s: gen emitted [0-9]+ \\([0-9.]+k?/s\\); sink executed [0-9]+ \\([0-9.]+k?/s\\); trees acked [0-9]+, failed 0; errors 0\n")
+foreach(workers 1 2)
+  tempest(run ${data}/cli/paced.yaml --set count=600 --progress-interval 0.1 --workers ${workers})
+  expect_eq("paced run exit code (${workers} workers)" "${rc}" "0")
+  if(NOT err MATCHES "\n${progress_line}(${progress_line})*component +tasks")
+    message(FATAL_ERROR "no progress lines before the summary (${workers} workers):\n${err}")
+  endif()
+endforeach()
+if(NOT err MATCHES "progress [0-9.]+ s: gen emitted 600 \\(")
+  message(FATAL_ERROR "the last progress line does not count every tuple:\n${err}")
+endif()
+tempest(run ${data}/cli/paced.yaml --set count=600 --progress-interval 0.1 --quiet)
+expect_eq("--quiet prints no progress" "${err}" "")
+tempest(run ${data}/cli/paced.yaml --set count=600 --progress-interval 0)
+if(err MATCHES "progress")
+  message(FATAL_ERROR "--progress-interval 0 printed progress:\n${err}")
+endif()
+tempest(run ${data}/cli/paced.yaml --set count=600 --progress-interval -1)
+expect_eq("negative --progress-interval exit code" "${rc}" "2")
+# An unbounded run (count 0) shows its progress too: stopped after its first progress line.
+set(log ${CMAKE_CURRENT_BINARY_DIR}/progress.err)
+execute_process(COMMAND bash -c "'${TEMPEST}' run '${data}/cli/paced.yaml' --set count=0 --progress-interval 0.2 2>'${log}' & pid=$!; for i in $(seq 300); do grep -q '^progress' '${log}' && break; sleep 0.1; done; kill -TERM $pid; wait $pid"
+                RESULT_VARIABLE rc)
+file(READ ${log} err)
+file(REMOVE ${log})
+expect_eq("stopped unbounded run exit code" "${rc}" "0")
+if(NOT err MATCHES "\n${progress_line}")
+  message(FATAL_ERROR "an unbounded run printed no progress line:\n${err}")
+endif()
+
 # run: a failure while running exits 1 and says why.
 tempest(run ${data}/cli/missing_input.yaml --quiet)
 expect_eq("failed run exit code" "${rc}" "1")
