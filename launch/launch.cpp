@@ -111,18 +111,20 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   Console& console = Console::Get();
   const bool live = !quiet && console.Interactive();
   RunDisplay display;
+  const auto start = std::chrono::steady_clock::now();
   boost::asio::steady_timer timer(io);
   std::function<void()> tick = [&] {
     timer.expires_after(std::chrono::seconds(1));
     timer.async_wait([&](const boost::system::error_code& ec) {
       if (ec) return;
-      console.ShowLive(display.Render(cluster.Snapshot(), 1.0));
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      console.ShowLive(display.Render(cluster.Snapshot(), 1.0, elapsed));
       tick();
     });
   };
   if (live) tick();
   // Without a terminal, nothing else says what a long run is doing until it ends.
-  const auto start = std::chrono::steady_clock::now();
   ProgressLine progress(spec);
   boost::asio::steady_timer progress_timer(io);
   std::function<void()> report = [&] {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "launch/input_progress.h"
 #include "launch/rate_text.h"
 
 namespace tempest::launch {
@@ -42,6 +43,9 @@ std::string ProgressLine::Render(const std::vector<runtime::TaskSnapshot>& tasks
   }
   line += fmt::format("; trees acked {}, failed {}; errors {}", acked, failed, errors);
   if (dropped > 0) line += fmt::format("; dropped {}", dropped);
+  if (const InputProgress input = InputProgress::Of(tasks); input.total > 0) {
+    line += "; input " + input.Text(elapsed);
+  }
   last_elapsed_ = elapsed;
   return line;
 }

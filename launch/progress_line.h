@@ -12,7 +12,8 @@ namespace tempest::launch {
 // The one-line progress report a run prints to stderr every --progress-interval seconds when
 // stderr is not a terminal (a log file, a pipe, a service manager): each component's total and
 // rate since the line before (spouts: emitted, bolts: executed), then the spouts' acked and
-// failed trees and the errors of every task. Not thread-safe: call from one thread.
+// failed trees, the errors of every task, and how much of a bounded input is read
+// (InputProgress). Not thread-safe: call from one thread.
 class ProgressLine {
  public:
   explicit ProgressLine(const topology::TopologySpec& spec);

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 
+#include "launch/input_progress.h"
 #include "launch/rate_text.h"
 
 namespace tempest::launch {
 
-std::string RunDisplay::Render(const std::vector<runtime::TaskSnapshot>& tasks, double seconds) {
+std::string RunDisplay::Render(const std::vector<runtime::TaskSnapshot>& tasks, double seconds,
+                               double elapsed) {
   std::vector<Totals> now;
   for (const runtime::TaskSnapshot& t : tasks) {
     auto it = std::find_if(now.begin(), now.end(),
@@ -30,6 +32,9 @@ std::string RunDisplay::Render(const std::vector<runtime::TaskSnapshot>& tasks, 
     text += fmt::format("  {:<16} in {:>10} out {:>10}   total in {:>12} out {:>12}\n", c.component,
                         RateText(static_cast<double>(c.in - last_in) / dt),
                         RateText(static_cast<double>(c.out - last_out) / dt), c.in, c.out);
+  }
+  if (const InputProgress input = InputProgress::Of(tasks); input.total > 0) {
+    text += fmt::format("  input {} {}\n", input.Bar(30), input.Text(elapsed));
   }
   last_ = std::move(now);
   return text;

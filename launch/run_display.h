@@ -11,8 +11,11 @@ namespace tempest::launch {
 // text only; Console draws it. Not thread-safe: call from one thread.
 class RunDisplay {
  public:
-  // One line per component: tuples in/out per second since the last call, and totals.
-  std::string Render(const std::vector<runtime::TaskSnapshot>& tasks, double seconds_since_last);
+  // One line per component: tuples in/out per second since the last call, and totals; then, when
+  // the spouts report their input's size (InputProgress), a bar of the share read and an ETA
+  // (`elapsed`: seconds since the start).
+  std::string Render(const std::vector<runtime::TaskSnapshot>& tasks, double seconds_since_last,
+                     double elapsed = 0);
 
   static std::string SummaryTable(const runtime::RunSummary& summary);
 

@@ -463,6 +463,9 @@ class SpoutExecutor final : public TaskExecutor,
   }
 
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
+  void ReportGauge(std::string_view name, uint64_t value) override {
+    metrics_.SetGauge(name, value);
+  }
 
   const bool tracking_;
   const Clock::duration timeout_;

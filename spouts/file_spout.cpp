@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "spouts/csv.h"
+#include "topology/input_gauges.h"
 #include "topology/json.h"
 
 namespace tempest::spouts {
@@ -138,7 +139,10 @@ struct FileSpout::State {
   bool multi = false;
   std::vector<Stream> streams;  // one in the single-stream form
   std::ifstream in;
-  int64_t line = 0;  // physical lines read so far
+  int64_t line = 0;   // physical lines read so far
+  uint64_t size = 0;  // the file's size at Open; 0: not a regular file (a pipe), no input gauges
+  uint64_t bytes_read = 0;
+  uint64_t next_report = 0;  // bytes_read at which to report the input gauges again
   int64_t index = 0;
   int64_t stride = 1;
   bool eof = false;
@@ -156,6 +160,16 @@ struct FileSpout::State {
   std::vector<std::string> cells;
 
   bool Owns(int64_t n) const { return (n - 1) % stride == index; }
+
+  // How much of the file is read, as the input gauges of the progress displays: at Open (with the
+  // size), after every 1/256 of the file (at least 4 KiB: ReportGauge takes a lock), and at the
+  // end.
+  void ReportInput() {
+    next_report = bytes_read + std::max<uint64_t>(size / 256, 4096);
+    if (size == 0) return;
+    if (bytes_read == 0 && !eof) out->ReportGauge(topology::kInputBytesGauge, size);
+    out->ReportGauge(topology::kInputBytesReadGauge, eof ? size : std::min(bytes_read, size));
+  }
 
   void Bad(int64_t n, std::string_view what) {
     ++skipped;
@@ -176,7 +190,9 @@ struct FileSpout::State {
       if (++length <= limit) s.push_back(static_cast<char>(c));
     }
     too_long = length > limit;
+    bytes_read += length + (c == '\n' ? 1 : 0);
     ++line;
+    if (bytes_read >= next_report) ReportInput();
     if (!s.empty() && s.back() == '\r') s.pop_back();
     if (line == 1 && s.starts_with("\xEF\xBB\xBF")) s.erase(0, 3);  // UTF-8 byte order mark
     return true;
@@ -420,6 +436,11 @@ void FileSpout::Open(const topology::TopologyContext& context,
         fmt::format("cannot open {}: {}", config_.path,
                     err != 0 ? std::generic_category().message(err) : std::string("open failed")));
   }
+  if (std::filesystem::is_regular_file(config_.path, ec)) {
+    s.size = static_cast<uint64_t>(std::filesystem::file_size(config_.path, ec));
+    if (ec) s.size = 0;
+  }
+  s.ReportInput();
   if (s.format == FileFormat::kCsv) s.ReadCsvHeader();
   state_ = std::move(state);
 }
@@ -444,6 +465,7 @@ NextResult FileSpout::NextTuple() {
         break;
       case Step::kEnd:
         s.eof = true;
+        s.ReportInput();
         return NextResult::kExhausted;
     }
   }

@@ -160,6 +160,16 @@ class SpoutOutputCollector {
  protected:
   virtual void DoEmit(std::string_view stream, int direct_task, Values&& values,
                       Value&& message_id) = 0;
+
+ public:
+  // Declared last, so the virtual functions above keep their places for plugins built before it.
+  // Sets a named gauge of this task, as OutputCollector::ReportGauge does for a bolt (occasional
+  // calls, not per tuple). A spout reading a finite input that reports "input bytes read" and
+  // "input bytes" (its size) gets a progress bar and an ETA on the terminal.
+  virtual void ReportGauge(std::string_view name, uint64_t value) {
+    (void)name;
+    (void)value;
+  }
 };
 
 }  // namespace tempest::topology

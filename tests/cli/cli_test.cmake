@@ -92,6 +92,28 @@ if(NOT err MATCHES "\n${progress_line}")
   message(FATAL_ERROR "an unbounded run printed no progress line:\n${err}")
 endif()
 
+# On a terminal (script(1) gives the run one), a bounded run over a file shows a bar of the share
+# of its input read and an ETA under the live lines, redrawn every second; this one takes at
+# least 1.5 s (300 lines, 5 ms each in one bolt task).
+set(lines ${CMAKE_CURRENT_BINARY_DIR}/lines.jsonl)
+string(REPEAT "x" 90 pad)
+set(text "")
+foreach(i RANGE 1 300)
+  string(APPEND text "{\"n\":${i},\"pad\":\"${pad}\"}\n")
+endforeach()
+file(WRITE ${lines} "${text}")
+file(SIZE ${lines} size)
+execute_process(COMMAND script -qec "'${TEMPEST}' run '${data}/cli/slow_file.yaml' --set input='${lines}'" /dev/null
+                OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+file(REMOVE ${lines})
+expect_eq("run on a terminal exit code" "${rc}" "0")
+if(NOT out MATCHES "\n  input \\[[# ]+\\] [0-9]+% read")
+  message(FATAL_ERROR "no input bar on the terminal:\n${out}")
+endif()
+if(NOT out MATCHES "lines: input bytes ${size}, input bytes read ${size}\r?\n")
+  message(FATAL_ERROR "the summary does not show the input read:\n${out}")
+endif()
+
 # run: a failure while running exits 1 and says why.
 tempest(run ${data}/cli/missing_input.yaml --quiet)
 expect_eq("failed run exit code" "${rc}" "1")

@@ -44,6 +44,12 @@ TEST(ProgressLineTest, TotalsAndRatesSinceTheLineBefore) {
   EXPECT_EQ(progress.Render(tasks, 4.0),
             "progress 4.0 s: gen emitted 4020000 (2.00M/s); split executed 1017000 (500.0k/s); "
             "trees acked 15000, failed 2; errors 1; dropped 7");
+  // A spout that reports its input's size adds the share read.
+  tasks[0].gauges = {{"input bytes read", 300}, {"input bytes", 1200}};
+  EXPECT_EQ(progress.Render(tasks, 6.0),
+            "progress 6.0 s: gen emitted 4020000 (0/s); split executed 1017000 (0/s); trees acked "
+            "15000, failed 2; errors 1; dropped 7; input 25% read, ETA 18 s");
+  tasks[0].gauges.clear();
   // Nothing moved: the rates are 0; a count that went back (a restarted worker's) is not negative.
   tasks[1].executed = 0;
   EXPECT_EQ(progress.Render(tasks, 14.0),

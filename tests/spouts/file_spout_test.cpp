@@ -591,6 +591,49 @@ TEST(FileSpoutTest, ReadsTheFileIncrementally) {
                           Out{"default", {3}, Value(3)}));
 }
 
+TEST(FileSpoutTest, ReportsHowMuchOfTheFileItHasRead) {
+  // 10,000 lines of 13 bytes: the size and nothing read at Open, then the bytes read (whole
+  // lines) every 4 KiB or more, and all of it at the end.
+  TempDir dir;
+  const std::string path = dir.File("n.jsonl");
+  std::string text;
+  for (int i = 0; i < 10000; ++i) text += fmt::format("{{\"n\":\"{:04}\"}}\n", i);
+  ASSERT_EQ(text.size(), 130000u);
+  WriteFile(path, text);
+  FileSpout spout(Single(path, {"n"}));
+  FakeSpoutCollector out;
+  spout.Open(SpoutContext(), out);
+  Drain(spout);
+  ASSERT_EQ(out.emitted.size(), 10000u);
+  using G = std::pair<std::string, uint64_t>;
+  ASSERT_GE(out.gauges.size(), 3u);
+  EXPECT_EQ(out.gauges[0], (G{"input bytes", 130000}));
+  EXPECT_EQ(out.gauges[1], (G{"input bytes read", 0}));
+  EXPECT_EQ(out.gauges.back(), (G{"input bytes read", 130000}));
+  uint64_t last = 0;
+  for (std::size_t i = 2; i + 1 < out.gauges.size(); ++i) {
+    EXPECT_EQ(out.gauges[i].first, "input bytes read");
+    EXPECT_EQ(out.gauges[i].second % 13, 0u) << "not at a line's end: " << out.gauges[i].second;
+    EXPECT_GE(out.gauges[i].second, last + 4096);
+    last = out.gauges[i].second;
+  }
+  EXPECT_EQ(out.gauges.size(), 2 + 130000 / 4108 + 1);  // a report every 316 lines (4,108 bytes)
+}
+
+TEST(FileSpoutTest, APipeHasNoSizeAndReportsNoInputGauges) {
+  TempDir dir;
+  const std::string path = dir.File("fifo.jsonl");
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(path) << "{\"x\":1}\n"; });
+  FileSpout spout(Single(path, {"x"}));
+  FakeSpoutCollector out;
+  spout.Open(SpoutContext(), out);
+  Drain(spout);
+  writer.join();
+  EXPECT_EQ(out.emitted.size(), 1u);
+  EXPECT_TRUE(out.gauges.empty());
+}
+
 // A real run: FileSpout → FileSink, every line written exactly once, as a JSON object of the
 // spout's fields (compared as a multiset of lines, since tasks interleave).
 class FileSpoutToFileSinkTest : public ::testing::TestWithParam<int> {};

@@ -77,8 +77,12 @@ class FakeSpoutCollector : public topology::SpoutOutputCollector {
   };
   std::vector<Emitted> emitted;
   std::vector<std::string> errors;
+  std::vector<std::pair<std::string, uint64_t>> gauges;  // every ReportGauge, in call order
 
   void ReportError(std::string_view message) override { errors.emplace_back(message); }
+  void ReportGauge(std::string_view name, uint64_t value) override {
+    gauges.emplace_back(name, value);
+  }
 
  protected:
   void DoEmit(std::string_view stream, int, topology::Values&& values,
