@@ -87,6 +87,7 @@ struct RunFlags {
   int workers = 0;
   bool quiet = false;
   double progress_interval = launch::kDefaultProgressInterval.count() / 1000.0;  // seconds
+  int metrics_port = launch::kFreePort;
   std::string transport = "ipc";
   std::string log_level = "info";
   std::string log_file;
@@ -110,6 +111,7 @@ int Run(const LoadFlags& flags, const RunFlags& run, char** argv) {
       run.transport == "tcp" ? transport::EndpointKind::kTcp : transport::EndpointKind::kIpc;
   options.quiet = run.quiet;
   options.progress_interval = launch::ProgressInterval(run.progress_interval);
+  options.metrics_port = run.metrics_port;
   options.log = LogSettingsOf(run);
   // A worker is this command again, with the same arguments: it loads the same topology.
   options.worker_command = {launch::SelfExecutable()};
@@ -152,6 +154,10 @@ int main(int argc, char** argv) {
                   "Seconds between progress lines on stderr when it is not a terminal (default "
                   "10; 0: none)")
       ->check(CLI::NonNegativeNumber);
+  run->add_option("--metrics-port", run_flags.metrics_port,
+                  "Port of the Prometheus endpoint http://127.0.0.1:PORT/metrics (default: a "
+                  "free port, printed at the start; 0: none)")
+      ->check(CLI::Range(0, 65535));
   run->add_option("--log-level", run_flags.log_level,
                   "trace, debug, info (default), warn, error, critical or off");
   run->add_option("--log-file", run_flags.log_file,
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
   AddLoadFlags(*worker, flags);
   worker->add_flag("--quiet", run_flags.quiet);
   worker->add_option("--progress-interval", run_flags.progress_interval);
+  worker->add_option("--metrics-port", run_flags.metrics_port);
   worker->add_option("--log-level", run_flags.log_level);
   CLI::App* validate = app.add_subcommand("validate", "Check a topology file; start nothing");
   AddLoadFlags(*validate, flags);

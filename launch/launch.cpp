@@ -20,7 +20,9 @@
 #include <thread>
 #include <vector>
 
+#include "launch/metrics_server.h"
 #include "launch/progress_line.h"
+#include "launch/prometheus_text.h"
 #include "launch/run_display.h"
 #include "runtime/local_cluster.h"
 #include "runtime/process/process_cluster.h"
@@ -78,8 +80,18 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   // The signals are caught from before the start: one during it stops the run once it runs.
   boost::asio::io_context io;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  // Listening before the start: a port that is taken fails the run before anything runs.
+  std::optional<MetricsServer> metrics;
+  if (options.metrics_port != 0) {
+    const auto port = static_cast<uint16_t>(std::max(0, options.metrics_port));
+    metrics.emplace(io, options.metrics_host, port,
+                    [&] { return PrometheusText(spec, cluster.Snapshot()); });
+  }
   cluster.Start();
   if (started) started();
+  if (metrics && !quiet) {
+    spdlog::info("metrics at http://{}:{}/metrics", options.metrics_host, metrics->port());
+  }
   std::optional<std::chrono::steady_clock::time_point> interrupted;  // the first signal
   boost::asio::steady_timer deadline(io);
   std::function<void(const boost::system::error_code&, int)> on_signal =
@@ -145,6 +157,7 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
       signals.cancel();
       timer.cancel();
       progress_timer.cancel();
+      if (metrics) metrics->Close();
       deadline.cancel();
     });
   });

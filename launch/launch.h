@@ -14,6 +14,7 @@
 namespace tempest::launch {
 
 inline constexpr std::chrono::milliseconds kDefaultProgressInterval{10'000};
+inline constexpr int kFreePort = -1;
 
 // How `tempest run` and RunTopology run a topology.
 struct LaunchOptions {
@@ -22,6 +23,9 @@ struct LaunchOptions {
   bool quiet = false;  // errors only: no live lines, no progress lines, no summary
   // Without a terminal, one progress line on stderr this often (ProgressLine); 0: none.
   std::chrono::milliseconds progress_interval = kDefaultProgressInterval;
+  // The HTTP port of /metrics (MetricsServer): kFreePort picks a free one, 0 serves none.
+  int metrics_port = kFreePort;
+  std::string metrics_host = "127.0.0.1";
   LogSettings log;
   // Starts this program again as one worker: the same arguments, so it builds the same
   // topology (the worker's own flags travel in its environment, runtime/process/worker.h).

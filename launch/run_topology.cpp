@@ -33,6 +33,7 @@ Flags ParseFlags(int argc, char** argv) {
   app.add_option("--transport", flags.transport)->check(CLI::IsMember({"ipc", "tcp"}));
   app.add_flag("--quiet", flags.options.quiet);
   app.add_option("--progress-interval", flags.progress_interval)->check(CLI::NonNegativeNumber);
+  app.add_option("--metrics-port", flags.options.metrics_port)->check(CLI::Range(0, 65535));
   app.add_option("--log-level", flags.log_level);
   app.add_option("--log-file", flags.options.log.file);
   try {

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev nlohmann-json3-dev
   jq dpkg-dev file
+  curl prometheus  # the CLI test scrapes /metrics and checks it with promtool
   clang libclang-rt-14-dev
 )
 

@@ -1,0 +1,129 @@
+#include "launch/prometheus_text.h"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "runtime/acking/latency_histogram.h"
+
+namespace tempest::launch {
+namespace {
+
+// A label value with \, " and newlines escaped, as the format requires.
+std::string Escaped(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+struct Family {
+  const char* name;
+  const char* type;
+  const char* help;
+  uint64_t runtime::TaskSnapshot::*field;
+};
+
+constexpr Family kFamilies[] = {
+    {"tempest_emitted_total", "counter", "Tuples emitted.", &runtime::TaskSnapshot::emitted},
+    {"tempest_executed_total", "counter", "Tuples executed (bolts).",
+     &runtime::TaskSnapshot::executed},
+    {"tempest_acked_total", "counter", "Tuples acked (bolts); tuple trees completed (spouts).",
+     &runtime::TaskSnapshot::acked},
+    {"tempest_failed_total", "counter", "Tuples failed (bolts); tuple trees failed (spouts).",
+     &runtime::TaskSnapshot::failed},
+    {"tempest_errors_total", "counter", "Errors reported or caught.",
+     &runtime::TaskSnapshot::errors},
+    {"tempest_dropped_total", "counter",
+     "Inputs dropped on purpose (bolts); tuples given up after the retries (spouts).",
+     &runtime::TaskSnapshot::dropped},
+    {"tempest_timed_out_total", "counter",
+     "Tuple trees timed out (spouts); inputs failed unexecuted after the message timeout "
+     "(bolts).",
+     &runtime::TaskSnapshot::timed_out},
+    {"tempest_replayed_total", "counter", "Failed tuples emitted again (spouts).",
+     &runtime::TaskSnapshot::replayed},
+    {"tempest_pending", "gauge", "Tracked tuple trees not decided yet (spouts).",
+     &runtime::TaskSnapshot::pending},
+};
+
+// The complete latency's buckets at every power of two of microseconds from 16 µs (the 8 finer
+// buckets of each power merged); latencies are whole microseconds, so "below 2^k µs" is
+// le = 2^k - 1 µs. The sum is approximate: each latency counts as its bucket's lower bound.
+void AppendLatency(std::string& out, const std::string& labels,
+                   const runtime::LatencyCounts& latency) {
+  uint64_t cumulative = 0;
+  double sum_seconds = 0;
+  for (int b = 0; b < runtime::LatencyBuckets::kCount; ++b) {
+    const uint64_t n = b < static_cast<int>(latency.counts.size()) ? latency.counts[b] : 0;
+    cumulative += n;
+    sum_seconds +=
+        static_cast<double>(n) * static_cast<double>(runtime::LatencyBuckets::Lower(b)) / 1e6;
+    const bool power_edge = b >= 15 && (b - 15) % 8 == 0;  // the next bucket starts a power
+    if (power_edge && b + 1 < runtime::LatencyBuckets::kCount) {
+      const double le = static_cast<double>(runtime::LatencyBuckets::Lower(b + 1) - 1) / 1e6;
+      out += fmt::format("tempest_complete_latency_seconds_bucket{{{},le=\"{}\"}} {}\n", labels, le,
+                         cumulative);
+    }
+  }
+  out += fmt::format("tempest_complete_latency_seconds_bucket{{{},le=\"+Inf\"}} {}\n", labels,
+                     cumulative);
+  out += fmt::format("tempest_complete_latency_seconds_sum{{{}}} {}\n", labels, sum_seconds);
+  out += fmt::format("tempest_complete_latency_seconds_count{{{}}} {}\n", labels, cumulative);
+}
+
+}  // namespace
+
+std::string PrometheusText(const topology::TopologySpec& spec,
+                           const std::vector<runtime::TaskSnapshot>& tasks) {
+  std::vector<std::string> labels;
+  std::vector<bool> spout;
+  for (const runtime::TaskSnapshot& t : tasks) {
+    labels.push_back(fmt::format("topology=\"{}\",component=\"{}\",task=\"{}\"", Escaped(spec.name),
+                                 Escaped(t.component), t.task));
+    const topology::ComponentSpec* c = spec.Find(t.component);
+    spout.push_back(c != nullptr && c->kind == topology::ComponentKind::kSpout);
+  }
+  std::string out;
+  for (const Family& f : kFamilies) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", f.name, f.help, f.name, f.type);
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      out += fmt::format("{}{{{}}} {}\n", f.name, labels[i], tasks[i].*f.field);
+    }
+  }
+  out +=
+      "# HELP tempest_queue_high_water Most tuples ever queued for the task.\n"
+      "# TYPE tempest_queue_high_water gauge\n";
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    out += fmt::format("tempest_queue_high_water{{{}}} {}\n", labels[i], tasks[i].queue_high_water);
+  }
+  out +=
+      "# HELP tempest_task_gauge The gauges a task reports (ReportGauge), by name.\n"
+      "# TYPE tempest_task_gauge gauge\n";
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    for (const auto& [name, value] : tasks[i].gauges) {
+      out +=
+          fmt::format("tempest_task_gauge{{{},name=\"{}\"}} {}\n", labels[i], Escaped(name), value);
+    }
+  }
+  out +=
+      "# HELP tempest_complete_latency_seconds From a spout's emit to its tuple tree's "
+      "completion.\n"
+      "# TYPE tempest_complete_latency_seconds histogram\n";
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (spout[i]) AppendLatency(out, labels[i], tasks[i].complete_latency);
+  }
+  return out;
+}
+
+}  // namespace tempest::launch

@@ -1,0 +1,138 @@
+// /metrics: the task metrics in Prometheus' text format, and the HTTP endpoint that serves them.
+#include <gtest/gtest.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <thread>
+
+#include "launch/metrics_server.h"
+#include "launch/prometheus_text.h"
+
+namespace tempest::launch {
+namespace {
+
+namespace http = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
+
+topology::TopologySpec Spec() {
+  topology::TopologySpec spec;
+  spec.name = "wc";
+  topology::ComponentSpec gen;
+  gen.id = "gen";
+  gen.kind = topology::ComponentKind::kSpout;
+  topology::ComponentSpec count;
+  count.id = "count \"x\"";  // a label value that must be escaped
+  count.kind = topology::ComponentKind::kBolt;
+  spec.components = {gen, count};
+  return spec;
+}
+
+// The lines of `text` that start with `prefix`, in order.
+std::vector<std::string> Lines(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end - at);
+    if (line.starts_with(prefix)) out.push_back(line);
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
+TEST(PrometheusTextTest, CountersGaugesAndTheLatencyHistogramPerTask) {
+  runtime::TaskSnapshot gen;
+  gen.task = 1;
+  gen.component = "gen";
+  gen.emitted = 100;
+  gen.acked = 97;
+  gen.pending = 3;
+  gen.complete_latency.counts[runtime::LatencyBuckets::Of(10)] = 2;    // 10 µs
+  gen.complete_latency.counts[runtime::LatencyBuckets::Of(100)] = 5;   // 96..103 µs
+  gen.complete_latency.counts[runtime::LatencyBuckets::Of(5000)] = 1;  // 4864..5119 µs
+  runtime::TaskSnapshot count;
+  count.task = 2;
+  count.component = "count \"x\"";
+  count.executed = 99;
+  count.gauges = {{"words held", 42}};
+  const std::string text = PrometheusText(Spec(), {gen, count});
+  const std::string g = R"(topology="wc",component="gen",task="1")";
+  const std::string c = R"(topology="wc",component="count \"x\"",task="2")";
+  EXPECT_EQ(Lines(text, "tempest_emitted_total"),
+            (std::vector<std::string>{"tempest_emitted_total{" + g + "} 100",
+                                      "tempest_emitted_total{" + c + "} 0"}));
+  EXPECT_EQ(Lines(text, "tempest_executed_total{" + c),
+            (std::vector<std::string>{"tempest_executed_total{" + c + "} 99"}));
+  EXPECT_EQ(Lines(text, "tempest_pending{" + g),
+            (std::vector<std::string>{"tempest_pending{" + g + "} 3"}));
+  EXPECT_EQ(Lines(text, "tempest_task_gauge"),
+            (std::vector<std::string>{"tempest_task_gauge{" + c + R"(,name="words held"} 42)"}));
+  EXPECT_EQ(Lines(text, "# TYPE tempest_complete_latency_seconds"),
+            (std::vector<std::string>{"# TYPE tempest_complete_latency_seconds histogram"}));
+  // Cumulative buckets at powers of two (below 16 µs, 32 µs, … as le = 2^k - 1 µs); only the
+  // spout has them.
+  const std::vector<std::string> buckets = Lines(text, "tempest_complete_latency_seconds_bucket");
+  ASSERT_EQ(buckets.size(), 31u);
+  EXPECT_EQ(buckets[0], "tempest_complete_latency_seconds_bucket{" + g + R"(,le="1.5e-05"} 2)");
+  EXPECT_EQ(buckets[2], "tempest_complete_latency_seconds_bucket{" + g + R"(,le="6.3e-05"} 2)");
+  EXPECT_EQ(buckets[3], "tempest_complete_latency_seconds_bucket{" + g + R"(,le="0.000127"} 7)");
+  EXPECT_EQ(buckets[8], "tempest_complete_latency_seconds_bucket{" + g + R"(,le="0.004095"} 7)");
+  EXPECT_EQ(buckets[9], "tempest_complete_latency_seconds_bucket{" + g + R"(,le="0.008191"} 8)");
+  EXPECT_EQ(buckets[30], "tempest_complete_latency_seconds_bucket{" + g + R"(,le="+Inf"} 8)");
+  EXPECT_EQ(Lines(text, "tempest_complete_latency_seconds_count"),
+            (std::vector<std::string>{"tempest_complete_latency_seconds_count{" + g + "} 8"}));
+}
+
+// A GET (or other method) against the server, answered on a thread of its own.
+http::response<http::string_body> Request(uint16_t port, http::verb verb,
+                                          const std::string& target) {
+  boost::asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
+  http::request<http::string_body> req(verb, target, 11);
+  req.set(http::field::host, "127.0.0.1");
+  http::write(socket, req);
+  boost::beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(socket, buffer, res);
+  return res;
+}
+
+TEST(MetricsServerTest, ServesMetricsAtSlashMetricsOnly) {
+  boost::asio::io_context io;
+  int calls = 0;
+  MetricsServer server(io, "127.0.0.1", 0, [&] { return "m " + std::to_string(++calls) + "\n"; });
+  ASSERT_NE(server.port(), 0);
+  std::thread loop([&] { io.run(); });
+  const auto ok = Request(server.port(), http::verb::get, "/metrics");
+  EXPECT_EQ(ok.result(), http::status::ok);
+  EXPECT_EQ(ok[http::field::content_type], "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_EQ(ok.body(), "m 1\n");
+  EXPECT_EQ(Request(server.port(), http::verb::get, "/metrics").body(), "m 2\n");
+  EXPECT_EQ(Request(server.port(), http::verb::get, "/other").result(), http::status::not_found);
+  EXPECT_EQ(Request(server.port(), http::verb::post, "/metrics").result(),
+            http::status::method_not_allowed);
+  boost::asio::post(io, [&] { server.Close(); });
+  loop.join();  // nothing left to do once the acceptor is closed
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(MetricsServerTest, ATakenPortOrABadAddressIsAClearError) {
+  boost::asio::io_context io;
+  MetricsServer first(io, "127.0.0.1", 0, [] { return std::string(); });
+  try {
+    MetricsServer second(io, "127.0.0.1", first.port(), [] { return std::string(); });
+    FAIL() << "a second server on the same port";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "metrics: cannot listen on 127.0.0.1:" + std::to_string(first.port()) + ": ", 0),
+              0u)
+        << e.what();
+  }
+  EXPECT_THROW(MetricsServer(io, "localhost:80", 0, [] { return std::string(); }),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace tempest::launch
