@@ -87,7 +87,7 @@ struct RunFlags {
   int workers = 0;
   bool quiet = false;
   double progress_interval = launch::kDefaultProgressInterval.count() / 1000.0;  // seconds
-  int metrics_port = launch::kFreePort;
+  std::optional<int> metrics_port;
   std::string transport = "ipc";
   std::string log_level = "info";
   std::string log_file;

@@ -69,6 +69,11 @@ LostTrees LostTreesOf(const runtime::RunSummary& summary, const topology::Topolo
   return lost;
 }
 
+// An address as a URL's host: an IPv6 one in brackets.
+std::string UrlHost(const std::string& address) {
+  return address.find(':') == std::string::npos ? address : "[" + address + "]";
+}
+
 // Runs a cluster (LocalCluster or ProcessCluster) to its end: signals and the live display on
 // Boost.Asio, the run itself on the cluster's threads; the summary and the exit code after.
 // Ctrl-C or SIGTERM drains the run (bounded by stop_timeout); a second one, or a run still
@@ -82,15 +87,16 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   // Listening before the start: a port that is taken fails the run before anything runs.
   std::optional<MetricsServer> metrics;
-  if (options.metrics_port != 0) {
-    const auto port = static_cast<uint16_t>(std::max(0, options.metrics_port));
-    metrics.emplace(io, options.metrics_host, port,
+  const int metrics_port = options.metrics_port.value_or(spec.config.metrics_port);
+  if (metrics_port != 0) {
+    metrics.emplace(io, spec.config.metrics_host, static_cast<uint16_t>(std::max(0, metrics_port)),
                     [&] { return PrometheusText(spec, cluster.Snapshot()); });
   }
   cluster.Start();
   if (started) started();
   if (metrics && !quiet) {
-    spdlog::info("metrics at http://{}:{}/metrics", options.metrics_host, metrics->port());
+    spdlog::info("metrics at http://{}:{}/metrics", UrlHost(spec.config.metrics_host),
+                 metrics->port());
   }
   std::optional<std::chrono::steady_clock::time_point> interrupted;  // the first signal
   boost::asio::steady_timer deadline(io);

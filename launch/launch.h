@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,6 @@
 namespace tempest::launch {
 
 inline constexpr std::chrono::milliseconds kDefaultProgressInterval{10'000};
-inline constexpr int kFreePort = -1;
 
 // How `tempest run` and RunTopology run a topology.
 struct LaunchOptions {
@@ -23,9 +23,8 @@ struct LaunchOptions {
   bool quiet = false;  // errors only: no live lines, no progress lines, no summary
   // Without a terminal, one progress line on stderr this often (ProgressLine); 0: none.
   std::chrono::milliseconds progress_interval = kDefaultProgressInterval;
-  // The HTTP port of /metrics (MetricsServer): kFreePort picks a free one, 0 serves none.
-  int metrics_port = kFreePort;
-  std::string metrics_host = "127.0.0.1";
+  // --metrics-port: overrides topology.metrics.port (0 serves no /metrics).
+  std::optional<int> metrics_port;
   LogSettings log;
   // Starts this program again as one worker: the same arguments, so it builds the same
   // topology (the worker's own flags travel in its environment, runtime/process/worker.h).

@@ -1,5 +1,6 @@
 #include "topology/yaml_loader.h"
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
@@ -422,6 +423,18 @@ std::string Join(const std::vector<std::string>& names) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+// An IPv4 or IPv6 address in numeric form (a listening address: no name lookup).
+std::string ReadIpAddress(const ConfigNode& node) {
+  std::string text = ReadString(node);
+  unsigned char buf[sizeof(in6_addr)];
+  if (inet_pton(AF_INET, text.c_str(), buf) != 1 && inet_pton(AF_INET6, text.c_str(), buf) != 1) {
+    throw ConfigError(node, fmt::format("expected an IP address such as 127.0.0.1 or ::1, found "
+                                        "\"{}\"",
+                                        text));
+  }
+  return text;
+}
+
 void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
   if (node.kind == Kind::kNull) return;
   if (node.kind != Kind::kMap) {
@@ -440,6 +453,8 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
                                                   "topology.chaining",
                                                   "topology.window.memory.budget.mb",
                                                   "topology.window.memory.limit.mb",
+                                                  "topology.metrics.port",
+                                                  "topology.metrics.host",
                                                   "supervisor.worker.timeout.secs"};
   for (const ConfigMember& member : node.members) {
     const std::string& key = member.first;
@@ -484,6 +499,10 @@ void ReadTopologyConfig(const ConfigNode& node, TopologyConfig& config) {
       config.receive_buffer_size = between(1, kMaxReceiveBufferSize);
     } else if (key == "topology.chaining") {
       config.chaining = ReadBool(value);
+    } else if (key == "topology.metrics.port") {
+      config.metrics_port = between(0, 65535);
+    } else if (key == "topology.metrics.host") {
+      config.metrics_host = ReadIpAddress(value);
     } else if (key == "supervisor.worker.timeout.secs") {
       config.worker_timeout_secs = at_least(1);
     } else if (key.starts_with("topology.")) {

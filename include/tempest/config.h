@@ -51,6 +51,12 @@ struct TopologyConfig {
   // topology.window.memory.limit.mb: a count window that can hold more than this is a load
   // error; 0 = no limit
   int window_memory_limit_mb = 0;
+  // topology.metrics.port: the port of the run's Prometheus endpoint /metrics; -1 = a free one
+  // (printed at the start), 0 = none
+  int metrics_port = -1;
+  // topology.metrics.host: the address /metrics listens on; only this machine can reach the
+  // default
+  std::string metrics_host = "127.0.0.1";
   // Any other key of the topology file's `config` (users' own settings), in file order.
   std::vector<std::pair<std::string, Value>> extra;
 };
