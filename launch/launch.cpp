@@ -23,6 +23,7 @@
 #include "launch/metrics_server.h"
 #include "launch/progress_line.h"
 #include "launch/prometheus_text.h"
+#include "launch/rest_api.h"
 #include "launch/run_display.h"
 #include "runtime/local_cluster.h"
 #include "runtime/process/process_cluster.h"
@@ -69,6 +70,10 @@ LostTrees LostTreesOf(const runtime::RunSummary& summary, const topology::Topolo
   return lost;
 }
 
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // An address as a URL's host: an IPv6 one in brackets.
 std::string UrlHost(const std::string& address) {
   return address.find(':') == std::string::npos ? address : "[" + address + "]";
@@ -86,11 +91,24 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   boost::asio::io_context io;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   // Listening before the start: a port that is taken fails the run before anything runs.
+  const auto start = std::chrono::steady_clock::now();
   std::optional<MetricsServer> metrics;
   const int metrics_port = options.metrics_port.value_or(spec.config.metrics_port);
   if (metrics_port != 0) {
-    metrics.emplace(io, spec.config.metrics_host, static_cast<uint16_t>(std::max(0, metrics_port)),
-                    [&] { return PrometheusText(spec, cluster.Snapshot()); });
+    const int workers = std::max(1, options.workers > 0 ? options.workers : spec.config.workers);
+    metrics.emplace(
+        io, spec.config.metrics_host, static_cast<uint16_t>(std::max(0, metrics_port)),
+        [&spec, &cluster, start, workers](std::string_view target) -> std::optional<HttpAnswer> {
+          if (target.substr(0, target.find('?')) == "/metrics") {
+            return HttpAnswer{"text/plain; version=0.0.4; charset=utf-8",
+                              PrometheusText(spec, cluster.Snapshot())};
+          }
+          const RunView run{&spec, cluster.Snapshot(), SecondsSince(start), workers};
+          if (std::optional<std::string> json = RestAnswer(target, run)) {
+            return HttpAnswer{"application/json", std::move(*json)};
+          }
+          return std::nullopt;
+        });
   }
   cluster.Start();
   if (started) started();
@@ -129,15 +147,12 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   Console& console = Console::Get();
   const bool live = !quiet && console.Interactive();
   RunDisplay display;
-  const auto start = std::chrono::steady_clock::now();
   boost::asio::steady_timer timer(io);
   std::function<void()> tick = [&] {
     timer.expires_after(std::chrono::seconds(1));
     timer.async_wait([&](const boost::system::error_code& ec) {
       if (ec) return;
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      console.ShowLive(display.Render(cluster.Snapshot(), 1.0, elapsed));
+      console.ShowLive(display.Render(cluster.Snapshot(), 1.0, SecondsSince(start)));
       tick();
     });
   };
@@ -149,9 +164,7 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
     progress_timer.expires_after(options.progress_interval);
     progress_timer.async_wait([&](const boost::system::error_code& ec) {
       if (ec) return;
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      console.WriteStatusLine(progress.Render(cluster.Snapshot(), elapsed));
+      console.WriteStatusLine(progress.Render(cluster.Snapshot(), SecondsSince(start)));
       report();
     });
   };

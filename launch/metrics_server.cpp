@@ -19,8 +19,8 @@ using tcp = boost::asio::ip::tcp;
 // One connection: reads a request (bounded in size and time), writes the answer, closes.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, std::function<std::string()> metrics)
-      : stream_(std::move(socket)), metrics_(std::move(metrics)) {}
+  Session(tcp::socket socket, MetricsServer::Handler handler)
+      : stream_(std::move(socket)), handler_(std::move(handler)) {}
 
   void Start() {
     parser_.header_limit(16 * 1024);
@@ -40,8 +40,9 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.set(http::field::server, "tempest");
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
       Reply(http::status::method_not_allowed, "text/plain", "only GET\n");
-    } else if (req.target() == "/metrics") {
-      Reply(http::status::ok, "text/plain; version=0.0.4; charset=utf-8", metrics_());
+    } else if (std::optional<HttpAnswer> answer =
+                   handler_(std::string_view(req.target().data(), req.target().size()))) {
+      Reply(http::status::ok, answer->content_type, std::move(answer->body));
     } else {
       Reply(http::status::not_found, "text/plain", "not found; the metrics are at /metrics\n");
     }
@@ -53,7 +54,7 @@ class Session : public std::enable_shared_from_this<Session> {
                       });
   }
 
-  void Reply(http::status status, const char* type, std::string body) {
+  void Reply(http::status status, const std::string& type, std::string body) {
     response_.result(status);
     response_.set(http::field::content_type, type);
     response_.body() = std::move(body);
@@ -61,7 +62,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   beast::tcp_stream stream_;
-  std::function<std::string()> metrics_;
+  MetricsServer::Handler handler_;
   beast::flat_buffer buffer_;
   http::request_parser<http::string_body> parser_;
   http::response<http::string_body> response_;
@@ -70,8 +71,8 @@ class Session : public std::enable_shared_from_this<Session> {
 }  // namespace
 
 MetricsServer::MetricsServer(boost::asio::io_context& io, const std::string& host, uint16_t port,
-                             std::function<std::string()> metrics)
-    : acceptor_(io), metrics_(std::move(metrics)) {
+                             Handler handler)
+    : acceptor_(io), handler_(std::move(handler)) {
   beast::error_code ec;
   const auto address = boost::asio::ip::make_address(host, ec);
   if (ec) throw std::runtime_error(fmt::format("metrics: '{}' is not an IP address", host));
@@ -96,7 +97,7 @@ void MetricsServer::Close() {
 void MetricsServer::Accept() {
   acceptor_.async_accept([this](beast::error_code ec, tcp::socket socket) {
     if (ec) return;  // closed
-    std::make_shared<Session>(std::move(socket), metrics_)->Start();
+    std::make_shared<Session>(std::move(socket), handler_)->Start();
     Accept();
   });
 }

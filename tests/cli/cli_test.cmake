@@ -101,16 +101,22 @@ if(NOT err MATCHES "\n${progress_line}")
 endif()
 
 # /metrics: a running topology's metrics, on the port the run prints at its start, pass
-# Prometheus' own checker (promtool, Debian's prometheus package: scripts/install-deps.sh).
+# Prometheus' own checker (promtool, Debian's prometheus package: scripts/install-deps.sh); the
+# same server answers /api/v1/ in JSON.
 find_program(PROMTOOL promtool)
 find_program(CURL curl)
 if(NOT PROMTOOL OR NOT CURL)
   message(FATAL_ERROR "curl and promtool are needed (scripts/install-deps.sh installs them)")
 endif()
 set(scraped ${CMAKE_CURRENT_BINARY_DIR}/metrics.txt)
+set(summary ${CMAKE_CURRENT_BINARY_DIR}/summary.json)
 run_until("metrics at"
-          "url=$(grep -o 'http://[^ ]*' \"$log\"); '${CURL}' -sf \"$url\" > '${scraped}'"
+          "url=$(grep -o 'http://[^ ]*' \"$log\"); '${CURL}' -sf \"$url\" > '${scraped}' && '${CURL}' -sf \"\${url%/metrics}/api/v1/topology/summary\" > '${summary}'"
           ${data}/cli/paced.yaml --set count=0 --progress-interval 0)
+file(READ ${summary} summary_json)
+file(REMOVE ${summary})
+string(JSON topology_name ERROR_VARIABLE json_error GET "${summary_json}" topologies 0 name)
+expect_eq("/api/v1/topology/summary's topology (${json_error})" "${topology_name}" "paced")
 expect_eq("metrics run (curl, then the run's) exit code" "${rc}" "0")
 if(NOT err MATCHES "\\[info\\] metrics at http://127\\.0\\.0\\.1:[0-9]+/metrics\n")
   message(FATAL_ERROR "the run did not print where its metrics are:\n${err}")

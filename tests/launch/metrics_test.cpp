@@ -99,15 +99,19 @@ http::response<http::string_body> Request(uint16_t port, http::verb verb,
   return res;
 }
 
-TEST(MetricsServerTest, ServesMetricsAtSlashMetricsOnly) {
+TEST(MetricsServerTest, AnswersWhatTheHandlerKnowsAnd404Otherwise) {
   boost::asio::io_context io;
   int calls = 0;
-  MetricsServer server(io, "127.0.0.1", 0, [&] { return "m " + std::to_string(++calls) + "\n"; });
+  MetricsServer server(io, "127.0.0.1", 0, [&](std::string_view target) {
+    return target == "/metrics"
+               ? std::optional<HttpAnswer>({"text/plain", "m " + std::to_string(++calls) + "\n"})
+               : std::nullopt;
+  });
   ASSERT_NE(server.port(), 0);
   std::thread loop([&] { io.run(); });
   const auto ok = Request(server.port(), http::verb::get, "/metrics");
   EXPECT_EQ(ok.result(), http::status::ok);
-  EXPECT_EQ(ok[http::field::content_type], "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_EQ(ok[http::field::content_type], "text/plain");
   EXPECT_EQ(ok.body(), "m 1\n");
   EXPECT_EQ(Request(server.port(), http::verb::get, "/metrics").body(), "m 2\n");
   EXPECT_EQ(Request(server.port(), http::verb::get, "/other").result(), http::status::not_found);
@@ -120,9 +124,10 @@ TEST(MetricsServerTest, ServesMetricsAtSlashMetricsOnly) {
 
 TEST(MetricsServerTest, ATakenPortOrABadAddressIsAClearError) {
   boost::asio::io_context io;
-  MetricsServer first(io, "127.0.0.1", 0, [] { return std::string(); });
+  const auto none = [](std::string_view) { return std::optional<HttpAnswer>(); };
+  MetricsServer first(io, "127.0.0.1", 0, none);
   try {
-    MetricsServer second(io, "127.0.0.1", first.port(), [] { return std::string(); });
+    MetricsServer second(io, "127.0.0.1", first.port(), none);
     FAIL() << "a second server on the same port";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()).rfind(
@@ -130,8 +135,7 @@ TEST(MetricsServerTest, ATakenPortOrABadAddressIsAClearError) {
               0u)
         << e.what();
   }
-  EXPECT_THROW(MetricsServer(io, "localhost:80", 0, [] { return std::string(); }),
-               std::runtime_error);
+  EXPECT_THROW(MetricsServer(io, "localhost:80", 0, none), std::runtime_error);
 }
 
 }  // namespace

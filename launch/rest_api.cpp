@@ -1,0 +1,194 @@
+#include "launch/rest_api.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+
+#include "runtime/acking/latency_histogram.h"
+
+namespace tempest::launch {
+namespace {
+
+using nlohmann::json;
+
+// A component's tasks' counters added up.
+struct Totals {
+  int tasks = 0;
+  uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0, dropped = 0;
+  uint64_t timed_out = 0, replayed = 0, pending = 0;
+  runtime::LatencyCounts complete_latency;
+  json gauges = json::object();
+
+  void Add(const runtime::TaskSnapshot& t) {
+    ++tasks;
+    emitted += t.emitted;
+    executed += t.executed;
+    acked += t.acked;
+    failed += t.failed;
+    errors += t.errors;
+    dropped += t.dropped;
+    timed_out += t.timed_out;
+    replayed += t.replayed;
+    pending += t.pending;
+    complete_latency.Merge(t.complete_latency);
+    for (const auto& [name, value] : t.gauges) {
+      gauges[name] = gauges.value(name, uint64_t{0}) + value;
+    }
+  }
+};
+
+Totals TotalsOf(const RunView& run, std::string_view component) {
+  Totals totals;
+  for (const runtime::TaskSnapshot& t : run.tasks) {
+    if (t.component == component) totals.Add(t);
+  }
+  return totals;
+}
+
+// Milliseconds as Storm UI writes them (a string with three decimals): the mean of a latency
+// histogram, each latency counted as its bucket's lower bound.
+std::string MeanMillis(const runtime::LatencyCounts& latency) {
+  uint64_t n = 0;
+  double micros = 0;
+  for (std::size_t b = 0; b < latency.counts.size(); ++b) {
+    n += latency.counts[b];
+    micros += static_cast<double>(latency.counts[b]) *
+              static_cast<double>(runtime::LatencyBuckets::Lower(static_cast<int>(b)));
+  }
+  return fmt::format("{:.3f}", n == 0 ? 0.0 : micros / static_cast<double>(n) / 1000.0);
+}
+
+json LatencyFields(const runtime::LatencyCounts& latency) {
+  return {{"completeLatency", MeanMillis(latency)},
+          {"completeLatencyP50Ms", static_cast<double>(latency.Quantile(0.5)) / 1000.0},
+          {"completeLatencyP99Ms", static_cast<double>(latency.Quantile(0.99)) / 1000.0}};
+}
+
+int TaskCount(const RunView& run) {
+  int n = 0;
+  for (const topology::ComponentSpec& c : run.spec->components) n += c.parallelism;
+  return n;
+}
+
+json Summary(const RunView& run) {
+  return {
+      {"id", run.spec->name},         {"name", run.spec->name},
+      {"status", "ACTIVE"},           {"uptimeSeconds", static_cast<int64_t>(run.uptime_seconds)},
+      {"tasksTotal", TaskCount(run)}, {"executorsTotal", TaskCount(run)},
+      {"workersTotal", run.workers}};
+}
+
+json SpoutEntry(const topology::ComponentSpec& c, const Totals& t) {
+  json j = {{"spoutId", c.id},      {"tasks", t.tasks},        {"executors", t.tasks},
+            {"emitted", t.emitted}, {"acked", t.acked},        {"failed", t.failed},
+            {"errors", t.errors},   {"timedOut", t.timed_out}, {"replayed", t.replayed},
+            {"pending", t.pending}, {"givenUp", t.dropped},    {"gauges", t.gauges}};
+  j.update(LatencyFields(t.complete_latency));
+  return j;
+}
+
+json BoltEntry(const topology::ComponentSpec& c, const Totals& t) {
+  return {{"boltId", c.id},       {"tasks", t.tasks},       {"executors", t.tasks},
+          {"emitted", t.emitted}, {"executed", t.executed}, {"acked", t.acked},
+          {"failed", t.failed},   {"errors", t.errors},     {"dropped", t.dropped},
+          {"gauges", t.gauges}};
+}
+
+json Topology(const RunView& run) {
+  json j = Summary(run);
+  json spouts = json::array(), bolts = json::array();
+  Totals all_spouts;
+  for (const topology::ComponentSpec& c : run.spec->components) {
+    const Totals t = TotalsOf(run, c.id);
+    if (c.kind == topology::ComponentKind::kSpout) {
+      spouts.push_back(SpoutEntry(c, t));
+      for (const runtime::TaskSnapshot& s : run.tasks) {
+        if (s.component == c.id) all_spouts.Add(s);
+      }
+    } else {
+      bolts.push_back(BoltEntry(c, t));
+    }
+  }
+  json stats = {{"window", ":all-time"},
+                {"emitted", all_spouts.emitted},
+                {"acked", all_spouts.acked},
+                {"failed", all_spouts.failed}};
+  stats.update(LatencyFields(all_spouts.complete_latency));
+  j["topologyStats"] = json::array({stats});
+  j["spouts"] = std::move(spouts);
+  j["bolts"] = std::move(bolts);
+  return j;
+}
+
+json Component(const RunView& run, const topology::ComponentSpec& c) {
+  const bool spout = c.kind == topology::ComponentKind::kSpout;
+  json executors = json::array();
+  for (const runtime::TaskSnapshot& t : run.tasks) {
+    if (t.component != c.id) continue;
+    json e = {{"id", fmt::format("[{}-{}]", t.task, t.task)},
+              {"task", t.task},
+              {"emitted", t.emitted},
+              {"acked", t.acked},
+              {"failed", t.failed},
+              {"errors", t.errors},
+              {"queueHighWater", t.queue_high_water},
+              {"finished", t.finished}};
+    if (spout) {
+      e["pending"] = t.pending;
+      e.update(LatencyFields(t.complete_latency));
+    } else {
+      e["executed"] = t.executed;
+      e["dropped"] = t.dropped;
+    }
+    executors.push_back(std::move(e));
+  }
+  const Totals totals = TotalsOf(run, c.id);
+  json j = spout ? SpoutEntry(c, totals) : BoltEntry(c, totals);
+  j["id"] = c.id;
+  j["name"] = c.id;
+  j["topologyId"] = run.spec->name;
+  j["componentType"] = spout ? "spout" : "bolt";
+  j["executorStats"] = std::move(executors);
+  return j;
+}
+
+// A path segment with its %XX escapes decoded (a topology or component name with a space in it
+// comes as %20); a malformed escape is kept as it is.
+std::string Decoded(std::string_view segment) {
+  std::string out;
+  for (std::size_t i = 0; i < segment.size(); ++i) {
+    if (segment[i] == '%' && i + 2 < segment.size() &&
+        std::isxdigit(static_cast<unsigned char>(segment[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(segment[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(segment.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += segment[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> RestAnswer(std::string_view target, const RunView& run) {
+  constexpr std::string_view kTopology = "/api/v1/topology/";
+  target = target.substr(0, target.find('?'));  // Storm UI's ?window=… and the like
+  if (!target.starts_with(kTopology)) return std::nullopt;
+  std::string_view rest = target.substr(kTopology.size());
+  if (rest == "summary") return json{{"topologies", json::array({Summary(run)})}}.dump();
+  const std::size_t slash = rest.find('/');
+  if (Decoded(rest.substr(0, slash)) != run.spec->name) return std::nullopt;
+  if (slash == std::string_view::npos) return Topology(run).dump();
+  rest = rest.substr(slash);
+  constexpr std::string_view kComponent = "/component/";
+  if (!rest.starts_with(kComponent)) return std::nullopt;
+  const topology::ComponentSpec* c = run.spec->Find(Decoded(rest.substr(kComponent.size())));
+  if (c == nullptr) return std::nullopt;
+  return Component(run, *c).dump();
+}
+
+}  // namespace tempest::launch

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/run_summary.h"
+#include "topology/topology_spec.h"
+
+namespace tempest::launch {
+
+// What the REST answers are made from: the topology, its tasks' latest snapshot, the run's age.
+struct RunView {
+  const topology::TopologySpec* spec = nullptr;
+  std::vector<runtime::TaskSnapshot> tasks;
+  double uptime_seconds = 0;
+  int workers = 1;
+};
+
+// The JSON answer to GET `target` under /api/v1/ (shapes after Storm UI's REST API, in
+// docs/metrics.md): /api/v1/topology/summary, /api/v1/topology/NAME and
+// /api/v1/topology/NAME/component/ID. nullopt for any other path (404).
+std::optional<std::string> RestAnswer(std::string_view target, const RunView& run);
+
+}  // namespace tempest::launch

@@ -1,0 +1,98 @@
+// /api/v1/: the run's topology, components and tasks as JSON, in the shapes of Storm UI's REST
+// API.
+#include "launch/rest_api.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace tempest::launch {
+namespace {
+
+using nlohmann::json;
+
+topology::ComponentSpec Component(std::string id, topology::ComponentKind kind, int tasks) {
+  topology::ComponentSpec c;
+  c.id = std::move(id);
+  c.kind = kind;
+  c.parallelism = tasks;
+  return c;
+}
+
+runtime::TaskSnapshot Task(int task, std::string component) {
+  runtime::TaskSnapshot t;
+  t.task = task;
+  t.component = std::move(component);
+  return t;
+}
+
+class RestApiTest : public ::testing::Test {
+ protected:
+  RestApiTest() {
+    spec_.name = "word count";
+    spec_.components = {Component("gen", topology::ComponentKind::kSpout, 1),
+                        Component("count", topology::ComponentKind::kBolt, 2)};
+    run_.spec = &spec_;
+    run_.uptime_seconds = 12.7;
+    run_.workers = 2;
+    run_.tasks = {Task(1, "gen"), Task(2, "count"), Task(3, "count"), Task(4, "__acker")};
+    run_.tasks[0].emitted = 10;
+    run_.tasks[0].acked = 8;
+    run_.tasks[0].pending = 2;
+    run_.tasks[0].complete_latency.counts[runtime::LatencyBuckets::Of(1024)] = 3;  // 1.024 ms
+    run_.tasks[0].complete_latency.counts[runtime::LatencyBuckets::Of(3)] = 5;     // 3 µs
+    run_.tasks[1].executed = 6;
+    run_.tasks[1].gauges = {{"words", 5}};
+    run_.tasks[2].executed = 4;
+    run_.tasks[2].errors = 1;
+    run_.tasks[2].gauges = {{"words", 7}};
+  }
+  json Get(std::string_view target) {
+    const std::optional<std::string> body = RestAnswer(target, run_);
+    return body ? json::parse(*body) : json();
+  }
+
+  topology::TopologySpec spec_;
+  RunView run_;
+};
+
+TEST_F(RestApiTest, TheTopologySummary) {
+  EXPECT_EQ(Get("/api/v1/topology/summary"),
+            json::parse(R"({"topologies": [{"id": "word count", "name": "word count",
+              "status": "ACTIVE", "uptimeSeconds": 12, "tasksTotal": 3, "executorsTotal": 3,
+              "workersTotal": 2}]})"));
+}
+
+TEST_F(RestApiTest, TheTopologyWithItsSpoutsAndBolts) {
+  const json t = Get("/api/v1/topology/word%20count");
+  EXPECT_EQ(t["name"], "word count");
+  EXPECT_EQ(t["topologyStats"], json::parse(R"([{"window": ":all-time", "emitted": 10,
+              "acked": 8, "failed": 0, "completeLatency": "0.386",
+              "completeLatencyP50Ms": 0.003, "completeLatencyP99Ms": 1.024}])"));
+  ASSERT_EQ(t["spouts"].size(), 1u);
+  EXPECT_EQ(t["spouts"][0]["spoutId"], "gen");
+  EXPECT_EQ(t["spouts"][0]["pending"], 2);
+  EXPECT_EQ(t["bolts"], json::parse(R"([{"boltId": "count", "tasks": 2, "executors": 2,
+              "emitted": 0, "executed": 10, "acked": 0, "failed": 0, "errors": 1, "dropped": 0,
+              "gauges": {"words": 12}}])"));
+}
+
+TEST_F(RestApiTest, AComponentWithItsTasks) {
+  const json c = Get("/api/v1/topology/word%20count/component/count?window=:all-time");
+  EXPECT_EQ(c["componentType"], "bolt");
+  EXPECT_EQ(c["executed"], 10);
+  ASSERT_EQ(c["executorStats"].size(), 2u);
+  EXPECT_EQ(c["executorStats"][1]["id"], "[3-3]");
+  EXPECT_EQ(c["executorStats"][1]["executed"], 4);
+  EXPECT_EQ(c["executorStats"][1]["errors"], 1);
+}
+
+TEST_F(RestApiTest, UnknownPathsAreNotFound) {
+  EXPECT_FALSE(RestAnswer("/api/v1/topology/other", run_));
+  EXPECT_FALSE(RestAnswer("/api/v1/topology/word%20count/component/nope", run_));
+  EXPECT_FALSE(RestAnswer("/api/v1/topology/word%20count/other", run_));
+  EXPECT_FALSE(RestAnswer("/api/v1/cluster/summary", run_));
+}
+
+}  // namespace
+}  // namespace tempest::launch
