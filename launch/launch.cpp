@@ -74,6 +74,16 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The worker processes of a multi-process run; none for a run in this process.
+template <class Cluster>
+std::vector<runtime::WorkerStatus> WorkersOf(const Cluster& cluster) {
+  if constexpr (requires { cluster.Workers(); }) {
+    return cluster.Workers();
+  } else {
+    return {};
+  }
+}
+
 // An address as a URL's host: an IPv6 one in brackets.
 std::string UrlHost(const std::string& address) {
   return address.find(':') == std::string::npos ? address : "[" + address + "]";
@@ -101,7 +111,7 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
         [&spec, &cluster, start, workers](std::string_view target) -> std::optional<HttpAnswer> {
           if (target.substr(0, target.find('?')) == "/metrics") {
             return HttpAnswer{"text/plain; version=0.0.4; charset=utf-8",
-                              PrometheusText(spec, cluster.Snapshot())};
+                              PrometheusText(spec, cluster.Snapshot(), WorkersOf(cluster))};
           }
           const RunView run{&spec, cluster.Snapshot(), SecondsSince(start), workers};
           if (std::optional<std::string> json = RestAnswer(target, run)) {

@@ -82,10 +82,33 @@ void AppendLatency(std::string& out, const std::string& labels,
   out += fmt::format("tempest_complete_latency_seconds_count{{{}}} {}\n", labels, cumulative);
 }
 
+// The worker processes of a run with several.
+void AppendWorkers(std::string& out, const std::string& topology,
+                   const std::vector<runtime::WorkerStatus>& workers) {
+  const auto family = [&](const char* name, const char* type, const char* help, auto value) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+    for (const runtime::WorkerStatus& w : workers) {
+      out += fmt::format("{}{{topology=\"{}\",worker=\"{}\"}} {}\n", name, topology, w.index,
+                         value(w));
+    }
+  };
+  family("tempest_worker_up", "gauge",
+         "Whether the worker process runs (0 between a crash and its restart, and after it "
+         "ended).",
+         [](const runtime::WorkerStatus& w) { return w.running ? 1 : 0; });
+  family("tempest_worker_restarts_total", "counter",
+         "Times the worker process was restarted after a crash or a hang.",
+         [](const runtime::WorkerStatus& w) { return w.restarts; });
+  family("tempest_dropped_frames_total", "counter",
+         "Malformed or misaddressed frames the worker received, counted and dropped.",
+         [](const runtime::WorkerStatus& w) { return w.dropped_frames; });
+}
+
 }  // namespace
 
 std::string PrometheusText(const topology::TopologySpec& spec,
-                           const std::vector<runtime::TaskSnapshot>& tasks) {
+                           const std::vector<runtime::TaskSnapshot>& tasks,
+                           const std::vector<runtime::WorkerStatus>& workers) {
   std::vector<std::string> labels;
   std::vector<bool> spout;
   for (const runtime::TaskSnapshot& t : tasks) {
@@ -123,6 +146,7 @@ std::string PrometheusText(const topology::TopologySpec& spec,
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     if (spout[i]) AppendLatency(out, labels[i], tasks[i].complete_latency);
   }
+  if (!workers.empty()) AppendWorkers(out, Escaped(spec.name), workers);
   return out;
 }
 

@@ -84,6 +84,27 @@ TEST(PrometheusTextTest, CountersGaugesAndTheLatencyHistogramPerTask) {
             (std::vector<std::string>{"tempest_complete_latency_seconds_count{" + g + "} 8"}));
 }
 
+TEST(PrometheusTextTest, WorkerProcessesWhenThereAreSeveral) {
+  runtime::TaskSnapshot gen;
+  gen.task = 1;
+  gen.component = "gen";
+  EXPECT_TRUE(Lines(PrometheusText(Spec(), {gen}), "tempest_worker").empty());
+  std::vector<runtime::WorkerStatus> workers(2);
+  workers[0] = {0, 4242, 2, true, {1}, 5};
+  workers[1] = {1, 0, 1, false, {2}, 0};
+  const std::string text = PrometheusText(Spec(), {gen}, workers);
+  EXPECT_EQ(Lines(text, "tempest_worker_up"),
+            (std::vector<std::string>{R"(tempest_worker_up{topology="wc",worker="0"} 1)",
+                                      R"(tempest_worker_up{topology="wc",worker="1"} 0)"}));
+  EXPECT_EQ(
+      Lines(text, "tempest_worker_restarts_total"),
+      (std::vector<std::string>{R"(tempest_worker_restarts_total{topology="wc",worker="0"} 2)",
+                                R"(tempest_worker_restarts_total{topology="wc",worker="1"} 1)"}));
+  EXPECT_EQ(
+      Lines(text, "tempest_dropped_frames_total{topology=\"wc\",worker=\"0\"}"),
+      (std::vector<std::string>{R"(tempest_dropped_frames_total{topology="wc",worker="0"} 5)"}));
+}
+
 // A GET (or other method) against the server, answered on a thread of its own.
 http::response<http::string_body> Request(uint16_t port, http::verb verb,
                                           const std::string& target) {
