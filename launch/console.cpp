@@ -82,21 +82,20 @@ void Console::ConfigureLogging(const LogSettings& settings) {
 
 void Console::WriteLogLine(std::string_view line) {
   std::lock_guard lock(mu_);
-  const bool over_live = log_ == terminal_ && live_lines_ > 0;
-  if (over_live) EraseLiveLocked();
-  std::fwrite(line.data(), 1, line.size(), log_);
-  std::fputc('\n', log_);
-  std::fflush(log_);
-  if (over_live) DrawLiveLocked();
+  WriteLineLocked(log_, line);
 }
 
 void Console::WriteStatusLine(std::string_view line) {
   std::lock_guard lock(mu_);
-  const bool over_live = live_lines_ > 0;
+  WriteLineLocked(terminal_, line);
+}
+
+void Console::WriteLineLocked(std::FILE* to, std::string_view line) {
+  const bool over_live = to == terminal_ && live_lines_ > 0;
   if (over_live) EraseLiveLocked();
-  std::fwrite(line.data(), 1, line.size(), terminal_);
-  std::fputc('\n', terminal_);
-  std::fflush(terminal_);
+  std::fwrite(line.data(), 1, line.size(), to);
+  std::fputc('\n', to);
+  std::fflush(to);
   if (over_live) DrawLiveLocked();
 }
 

@@ -53,6 +53,8 @@ class Console {
   bool Interactive() const noexcept { return interactive_; }
 
  private:
+  // One line (a newline added) to `to`; above the live block when `to` is the terminal.
+  void WriteLineLocked(std::FILE* to, std::string_view line);
   void EraseLiveLocked();
   void DrawLiveLocked();
 

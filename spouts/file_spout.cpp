@@ -161,13 +161,12 @@ struct FileSpout::State {
 
   bool Owns(int64_t n) const { return (n - 1) % stride == index; }
 
-  // How much of the file is read, as the input gauges of the progress displays: at Open (with the
-  // size), after every 1/256 of the file (at least 4 KiB: ReportGauge takes a lock), and at the
-  // end.
+  // How much of the file is read, as the input gauge of the progress displays (Open reports the
+  // size): at Open, after every 1/256 of the file (at least 4 KiB: ReportGauge takes a lock), and
+  // at the end.
   void ReportInput() {
     next_report = bytes_read + std::max<uint64_t>(size / 256, 4096);
     if (size == 0) return;
-    if (bytes_read == 0 && !eof) out->ReportGauge(topology::kInputBytesGauge, size);
     out->ReportGauge(topology::kInputBytesReadGauge, eof ? size : std::min(bytes_read, size));
   }
 
@@ -440,6 +439,7 @@ void FileSpout::Open(const topology::TopologyContext& context,
     s.size = static_cast<uint64_t>(std::filesystem::file_size(config_.path, ec));
     if (ec) s.size = 0;
   }
+  if (s.size > 0) collector.ReportGauge(topology::kInputBytesGauge, s.size);
   s.ReportInput();
   if (s.format == FileFormat::kCsv) s.ReadCsvHeader();
   state_ = std::move(state);
