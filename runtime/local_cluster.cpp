@@ -53,6 +53,10 @@ void LocalCluster::Stop() {
   if (state_->host) state_->host->control().RequestStop();
 }
 
+void LocalCluster::SetActive(bool active) {
+  if (state_->host) state_->host->control().SetActive(active);
+}
+
 RunSummary LocalCluster::Wait() {
   State& s = *state_;
   if (s.summary) return *s.summary;

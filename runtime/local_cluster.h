@@ -31,6 +31,10 @@ class LocalCluster {
   // Spouts stop emitting and send end-of-stream; the run drains. Returns at once; safe from any
   // thread.
   void Stop();
+  // Deactivated spouts stop emitting until activated again (Storm's deactivate/activate): the
+  // bolts drain what is in flight, acks and failures still reach the spouts. Safe from any
+  // thread; before Start() it does nothing.
+  void SetActive(bool active);
   // Blocks until every task has finished (after Stop(): at most stop_timeout, then the run is
   // cut short and `completed` is false).
   RunSummary Wait();

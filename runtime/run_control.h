@@ -33,6 +33,11 @@ class RunControl {
   void RequestStop();
   bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
 
+  // Deactivated spouts stop emitting (Spout::Deactivate) until activated again; acks, replays
+  // of failed tuples already due and the bolts go on. Active from the start.
+  void SetActive(bool active) noexcept { active_.store(active, std::memory_order_relaxed); }
+  bool active() const noexcept { return active_.load(std::memory_order_relaxed); }
+
   // A failure that ends the run at once: recorded (the first one wins), every queue closed.
   void Fatal(const std::string& message);
   // Force-stop without an error (graceful stop timed out).
@@ -58,6 +63,7 @@ class RunControl {
   Hooks hooks_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> aborted_{false};
+  std::atomic<bool> active_{true};
   mutable std::mutex mu_;
   std::condition_variable gate_cv_;
   std::condition_variable finished_cv_;

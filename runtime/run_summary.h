@@ -88,6 +88,8 @@ struct TaskSnapshot {
   uint64_t blocked_pushes = 0;         // times a producer waited for room in its queue
   bool finished = false;               // the task has ended (end-of-stream, or stopped)
   std::vector<std::pair<std::string, uint64_t>> gauges;  // ReportGauge, latest value per name
+  std::string last_error;     // the latest error of user code (threw, ReportError); empty: none
+  int64_t last_error_ms = 0;  // when, in ms since the epoch
 };
 
 // Totals per component (in spec order) of the given task counters; the other fields are left for

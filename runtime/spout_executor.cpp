@@ -85,17 +85,19 @@ class SpoutExecutor final : public TaskExecutor,
     uint64_t calls = 0;
     bool stopping = false;
     bool ended = false;  // end-of-stream sent
+    bool active = true;  // as the spout was last told (Activate/Deactivate)
     for (;;) {
       // A cut-short run ends here: the trees still pending can no longer complete, and waiting
       // for their timeouts would hold the run up to twice topology.message.timeout.secs.
       if (control.aborted()) return;
       if (!retry_at_.empty()) ReplayDue();
       if (!stopping && control.stop_requested()) {
-        spout_->Deactivate();
+        if (active) spout_->Deactivate();
         stopping = true;
       }
-      const bool may_emit =
-          !stopping && !pending_.full() && (max_pending_ == 0 || pending_.size() < max_pending_);
+      if (!stopping && control.active() != active) active = SwitchActive();
+      const bool may_emit = !stopping && active && !pending_.full() &&
+                            (max_pending_ == 0 || pending_.size() < max_pending_);
       // One clock read per few emits: a tree's emit time is off by at most a few calls.
       if (tracking_ && (result_was_idle_ || (calls & 15) == 0)) now_ = Clock::now();
       topology::NextResult result = topology::NextResult::kIdle;
@@ -145,9 +147,9 @@ class SpoutExecutor final : public TaskExecutor,
       // for the acker's replies, up to a short back-off while idle (new input may come).
       if (result != topology::NextResult::kEmitted) {
         outbox.Flush();
-        const auto until = result == topology::NextResult::kIdle && may_emit
-                               ? Clock::now() + BackoffTime(++idle_streak)
-                               : next_rotation_;
+        // Deactivated, it waits as an idle spout does: an activation is seen within 1 ms.
+        const bool idle = result == topology::NextResult::kIdle && (may_emit || !active);
+        const auto until = idle ? Clock::now() + BackoffTime(++idle_streak) : next_rotation_;
         const auto next_retry = retry_at_.empty() ? until : retry_at_.begin()->first;
         Receive(inbox, std::min({until, next_rotation_, next_retry}));
         Rotate();
@@ -158,6 +160,17 @@ class SpoutExecutor final : public TaskExecutor,
       if (!outbox.open()) return;
     }
     outbox.SendClose(CloseTargets());
+  }
+
+  // Tells the spout it is activated or deactivated, as the run control now says; the new state.
+  bool SwitchActive() {
+    const bool active = setup_.control->active();
+    try {
+      active ? spout_->Activate() : spout_->Deactivate();
+    } catch (const std::exception& e) {
+      Error(active ? "Activate threw" : "Deactivate threw", e.what());
+    }
+    return active;
   }
 
   // Downstream tasks and the ackers: everyone this task may have sent something to.

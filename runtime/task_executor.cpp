@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 #include "runtime/thread_name.h"
 
 namespace tempest::runtime {
@@ -57,6 +59,9 @@ void TaskExecutor::Run() {
 void TaskExecutor::Error(const char* what, const std::string& detail) {
   TaskMetrics::Bump(metrics_.errors);
   const uint64_t count = metrics_.errors.load(std::memory_order_relaxed);
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  metrics_.SetLastError(fmt::format("{}: {}", what, detail),
+                        std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
   if (count <= 10 || count % 1000 == 0) {
     spdlog::error("component '{}' task {}: {}: {} (error #{} of this task)",
                   context_.GetThisComponentId(), setup_.task, what, detail, count);

@@ -126,6 +126,9 @@ std::vector<TaskSnapshot> TaskHost::Snapshot() const {
     s.blocked_pushes = q.blocked_pushes;
     s.finished = m.finished.load();
     s.gauges = m.Gauges();
+    TaskMetrics::LastError error = m.GetLastError();
+    s.last_error = std::move(error.text);
+    s.last_error_ms = error.unix_ms;
     out.push_back(std::move(s));
   }
   return out;

@@ -49,6 +49,20 @@ struct TaskMetrics {
     return gauges_;
   }
 
+  // The latest error (rare: under the same lock) and when, in ms since the epoch.
+  struct LastError {
+    std::string text;
+    int64_t unix_ms = 0;
+  };
+  void SetLastError(std::string text, int64_t unix_ms) {
+    std::lock_guard lock(gauges_mu_);
+    last_error_ = {std::move(text), unix_ms};
+  }
+  LastError GetLastError() const {
+    std::lock_guard lock(gauges_mu_);
+    return last_error_;
+  }
+
   static void Bump(std::atomic<uint64_t>& counter, uint64_t by = 1) noexcept {
     counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
   }
@@ -59,6 +73,7 @@ struct TaskMetrics {
  private:
   mutable std::mutex gauges_mu_;
   std::vector<std::pair<std::string, uint64_t>> gauges_;
+  LastError last_error_;
 };
 
 }  // namespace tempest::runtime

@@ -15,10 +15,10 @@ struct StringSink {
   void write(const char* data, std::size_t size) { out->append(data, size); }
 };
 
-// Version 2: task counters carry their gauges (a 14th part).
-constexpr uint64_t kControlVersion = 2;
+// Version 3: task counters carry their latest error and its time (15th and 16th parts).
+constexpr uint64_t kControlVersion = 3;
 constexpr uint32_t kParts = 13;
-constexpr uint32_t kCounterParts = 14;
+constexpr uint32_t kCounterParts = 16;
 
 void PackString(msgpack::packer<StringSink>& pk, const std::string& s) {
   pk.pack_str(static_cast<uint32_t>(s.size()));
@@ -69,6 +69,8 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
       PackString(pk, name);
       pk.pack_uint64(value);
     }
+    PackString(pk, t.last_error);
+    pk.pack_int64(t.last_error_ms);
   }
   pk.pack_array(static_cast<uint32_t>(m.endpoints.size()));
   for (const std::string& e : m.endpoints) PackString(pk, e);
@@ -102,7 +104,7 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
                            version, parts, kControlVersion, kParts)));
   }
   if (!r.ReadUint(type, "the type")) return fail(false);
-  if (type < 1 || type > static_cast<uint64_t>(ControlType::kExit)) {
+  if (type < 1 || type > static_cast<uint64_t>(ControlType::kDeactivate)) {
     return fail(r.Fail(fmt::format("unknown control message type {}", type)));
   }
   m.type = static_cast<ControlType>(type);
@@ -145,6 +147,10 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
       if (!r.ReadString(name, "a gauge name") || !r.ReadUint(value, "a gauge value")) {
         return fail(false);
       }
+    }
+    if (!r.ReadString(t.last_error, "the last error") ||
+        !r.ReadInt(t.last_error_ms, "the last error's time")) {
+      return fail(false);
     }
   }
   if (!r.ReadArrayHeader(n, "the endpoints")) return fail(false);

@@ -10,7 +10,8 @@ namespace tempest::transport {
 
 // What the supervisor and its workers tell each other over a worker's control socket
 // (docs/multi-process.md has the whole conversation). W → S: hello, ready, task-finished,
-// heartbeat, fatal, done. S → W: peers, start, peer-restarted, stop, abort, exit.
+// heartbeat, fatal, done. S → W: peers, start, peer-restarted, stop, abort, exit, activate,
+// deactivate.
 enum class ControlType : uint8_t {
   kHello = 1,          // worker, pid, text = data endpoint, fingerprint
   kReady = 2,          // every local task prepared and every peer heard from
@@ -24,6 +25,8 @@ enum class ControlType : uint8_t {
   kStop = 10,          // drain gracefully
   kAbort = 11,         // stop at once (stop timeout, a fatal error elsewhere)
   kExit = 12,          // everything is confirmed everywhere: close and exit
+  kActivate = 13,      // spouts may emit again (after kDeactivate)
+  kDeactivate = 14,    // spouts stop emitting until kActivate; everything else goes on
 };
 
 // Live counters of one task, as a worker reports them.
@@ -36,6 +39,9 @@ struct TaskCounters {
   std::vector<uint64_t> latency;
   // Bolts: named gauges (ReportGauge), latest value per name, in first-reported order.
   std::vector<std::pair<std::string, uint64_t>> gauges;
+  // The task's latest error (user code threw, ReportError) and when, in ms since the epoch.
+  std::string last_error;
+  int64_t last_error_ms = 0;
   friend bool operator==(const TaskCounters&, const TaskCounters&) = default;
 };
 

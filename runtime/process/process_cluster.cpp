@@ -99,6 +99,15 @@ class ProcessCluster::Supervisor {
     asio::post(io_, [this] { RequestStop(); });
   }
 
+  void SetActive(bool active) {
+    asio::post(io_, [this, active] {
+      active_ = active;
+      for (Worker& w : workers_) {
+        if (w.started) Send(w, ActivationMessage());
+      }
+    });
+  }
+
   RunSummary Wait() {
     // The summary is written by the supervisor thread just before it ends: join first.
     if (thread_.joinable()) thread_.join();
@@ -310,10 +319,16 @@ class ProcessCluster::Supervisor {
       case ControlType::kStop:
       case ControlType::kAbort:
       case ControlType::kExit:
+      case ControlType::kActivate:
+      case ControlType::kDeactivate:
         break;
     }
     spdlog::warn("worker {} sent an unexpected control message (type {})", w.index,
                  static_cast<int>(m.type));
+  }
+
+  ControlMessage ActivationMessage() const {
+    return Message(active_ ? ControlType::kActivate : ControlType::kDeactivate);
   }
 
   static ControlMessage Message(ControlType type) {
@@ -369,6 +384,7 @@ class ProcessCluster::Supervisor {
   void StartWorker(Worker& w) {
     if (w.started) return;
     Send(w, Message(ControlType::kStart));
+    if (!active_) Send(w, ActivationMessage());
     w.started = true;
     ++starts_;
     // Counted in the same update as the workers' statuses: Start() returns once the count is
@@ -528,6 +544,7 @@ class ProcessCluster::Supervisor {
   std::vector<int> worker_of_;
   uint64_t fingerprint_;
   std::string run_dir_;
+  bool active_ = true;          // the spouts' state the user asked for (SetActive)
   transport::CurveKeys curve_;  // tcp runs
   bool own_run_dir_ = false;
   Clock::time_point started_at_;
@@ -561,6 +578,7 @@ ProcessCluster::~ProcessCluster() = default;
 
 void ProcessCluster::Start() { supervisor_->Start(); }
 void ProcessCluster::Stop() { supervisor_->Stop(); }
+void ProcessCluster::SetActive(bool active) { supervisor_->SetActive(active); }
 RunSummary ProcessCluster::Wait() { return supervisor_->Wait(); }
 RunSummary ProcessCluster::Run() {
   Start();

@@ -73,6 +73,8 @@ class ProcessCluster {
   // std::logic_error if started twice.
   void Start();
   void Stop();
+  // As LocalCluster::SetActive, in every worker (a restarted one too). Returns at once.
+  void SetActive(bool active);
   RunSummary Wait();
   RunSummary Run();
 

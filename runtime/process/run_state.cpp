@@ -54,6 +54,10 @@ void AddCounters(TaskCounters& into, const TaskCounters& c) {
       it->second = value;
     }
   }
+  if (!c.last_error.empty() && c.last_error_ms >= into.last_error_ms) {
+    into.last_error = c.last_error;
+    into.last_error_ms = c.last_error_ms;
+  }
   std::map<uint64_t, uint64_t> merged;
   for (std::size_t i = 0; i + 1 < into.latency.size(); i += 2) {
     merged[into.latency[i]] += into.latency[i + 1];
@@ -89,6 +93,8 @@ TaskSnapshot SnapshotOf(const TaskCounters& c, std::string component, bool finis
   s.queue_high_water = c.queue_high_water;
   s.blocked_pushes = c.blocked_pushes;
   s.gauges = c.gauges;
+  s.last_error = c.last_error;
+  s.last_error_ms = c.last_error_ms;
   s.finished = finished;
   return s;
 }

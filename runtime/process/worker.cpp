@@ -65,6 +65,8 @@ std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& t
     c.replayed = t.replayed;
     c.pending = t.pending;
     c.gauges = t.gauges;
+    c.last_error = t.last_error;
+    c.last_error_ms = t.last_error_ms;
     for (std::size_t b = 0; b < t.complete_latency.counts.size(); ++b) {
       if (t.complete_latency.counts[b] == 0) continue;
       c.latency.push_back(b);
@@ -209,6 +211,10 @@ class Worker {
         return true;
       case ControlType::kAbort:
         control.Abort();
+        return true;
+      case ControlType::kActivate:
+      case ControlType::kDeactivate:
+        control.SetActive(m.type == ControlType::kActivate);
         return true;
       case ControlType::kPeerRestarted:
         link_->PeerRestarted(m.worker, m.text);

@@ -206,6 +206,35 @@ TEST_F(ProcessClusterTest, AKilledWorkerIsReportedAndRestartedWithTheSameTasks) 
       << "the restarted sink truncated its file";
 }
 
+TEST_F(ProcessClusterTest, DeactivatedSpoutsStopInEveryWorkerUntilActivated) {
+  const testing::YamlRun yaml = Steady(0, 2000);
+  ProcessCluster cluster(yaml.Load(), yaml.Workers(2));
+  cluster.Start();
+  ASSERT_TRUE(cluster.WaitFor([](const ClusterStatus& s) { return s.tasks.at(0).emitted > 200; },
+                              kDeadline));
+  cluster.SetActive(false);
+  // The spout (task 1) emits 2000 a second while active: its count changes at every heartbeat
+  // of its worker. Deactivated, it holds still over several heartbeats of both workers.
+  uint64_t last = 0;
+  int unchanged = 0;
+  ASSERT_TRUE(cluster.WaitFor(
+      [&](const ClusterStatus& s) {
+        const uint64_t emitted = s.tasks.at(0).emitted;
+        unchanged = emitted == last ? unchanged + 1 : 0;
+        last = emitted;
+        return unchanged >= 6;
+      },
+      kDeadline));
+  const uint64_t frozen = last;
+  cluster.SetActive(true);
+  ASSERT_TRUE(cluster.WaitFor(
+      [&](const ClusterStatus& s) { return s.tasks.at(0).emitted > frozen + 200; }, kDeadline));
+  cluster.Stop();
+  const RunSummary summary = cluster.Wait();
+  EXPECT_TRUE(summary.completed) << summary.error;
+  EXPECT_EQ(summary.Find("gen")->acked, summary.Find("gen")->emitted);
+}
+
 TEST_F(ProcessClusterTest, AHungWorkerIsKilledAfterTheTimeoutAndRestarted) {
   const testing::YamlRun yaml = Steady(0, 2000, 2);
   runtime::ProcessRunOptions options = yaml.Workers(2);

@@ -25,9 +25,11 @@ ControlMessage Full() {
   m.completed = true;
   m.dropped_frames = 3;
   m.incarnation = 4;
-  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}, {}},
-             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}, {}}};
+  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}, {}, {}, 0},
+             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}, {}, {}, 0}};
   m.tasks[1].gauges = {{"state rows left", 1200}, {"state rows right", UINT64_MAX}, {"", 0}};
+  m.tasks[1].last_error = "execute threw: bad row";
+  m.tasks[1].last_error_ms = 1796083200123;
   m.endpoints = {"tcp://127.0.0.1:5000", "", "ipc:///a"};
   m.finished = {3, 8};
   return m;
@@ -49,7 +51,7 @@ TEST(ControlMessageTest, EveryFieldRoundTrips) {
 }
 
 TEST(ControlMessageTest, EveryTypeRoundTrips) {
-  for (int t = 1; t <= static_cast<int>(ControlType::kExit); ++t) {
+  for (int t = 1; t <= static_cast<int>(ControlType::kDeactivate); ++t) {
     ControlMessage m;
     m.type = static_cast<ControlType>(t);
     ControlMessage out;
@@ -83,7 +85,7 @@ TEST(ControlMessageTest, AnUnknownTypeOrVersionIsNamed) {
   body = Body(Full());
   body[1] = 5;
   EXPECT_FALSE(DecodeControlMessage(body, out, &error));
-  EXPECT_EQ(error, "control message version 5 with 13 parts, expected version 2 with 13");
+  EXPECT_EQ(error, "control message version 5 with 13 parts, expected version 3 with 13");
 }
 
 // The body of a heartbeat whose one task has `gauges` packed by hand, so that it can be wrong.
@@ -92,7 +94,7 @@ std::string HeartbeatWithGauges(
   msgpack::sbuffer buf;
   msgpack::packer<msgpack::sbuffer> pk(buf);
   pk.pack_array(13);
-  pk.pack_uint64(2);  // version
+  pk.pack_uint64(3);  // version
   pk.pack_uint8(static_cast<uint8_t>(ControlType::kHeartbeat));
   pk.pack_int32(0);   // worker
   pk.pack_int64(0);   // pid
@@ -103,11 +105,13 @@ std::string HeartbeatWithGauges(
   pk.pack_uint64(0);  // dropped frames
   pk.pack_int32(0);   // incarnation
   pk.pack_array(1);   // tasks
-  pk.pack_array(14);
+  pk.pack_array(16);
   pk.pack_int32(5);
   for (int i = 0; i < 11; ++i) pk.pack_uint64(0);
   pk.pack_array(0);  // latency
   gauges(pk);
+  pk.pack_str(0);    // last error
+  pk.pack_int64(0);  // its time
   pk.pack_array(0);  // endpoints
   pk.pack_array(0);  // finished
   return std::string(buf.data(), buf.size());
