@@ -20,13 +20,13 @@
 #include <thread>
 #include <vector>
 
+#include "launch/http_routes.h"
 #include "launch/metrics_server.h"
 #include "launch/progress_line.h"
-#include "launch/prometheus_text.h"
-#include "launch/rest_api.h"
 #include "launch/run_display.h"
 #include "runtime/local_cluster.h"
 #include "runtime/process/process_cluster.h"
+#include "transport/transport.h"
 
 namespace tempest::launch {
 namespace {
@@ -95,7 +95,8 @@ std::string UrlHost(const std::string& address) {
 // running kStopGrace after the drain timeout, ends the process at once.
 template <class Cluster>
 int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOptions& options,
-          std::chrono::milliseconds stop_timeout, const std::function<void()>& started = {}) {
+          std::chrono::milliseconds stop_timeout, const std::string& ui_token,
+          const std::function<void()>& started = {}) {
   const bool quiet = options.quiet;
   // The signals are caught from before the start: one during it stops the run once it runs.
   boost::asio::io_context io;
@@ -103,31 +104,49 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   // Listening before the start: a port that is taken fails the run before anything runs.
   const auto start = std::chrono::steady_clock::now();
   std::optional<MetricsServer> metrics;
+  std::function<void()> kill;  // set below, with the signal handling it shares
   const int metrics_port = options.metrics_port.value_or(spec.config.metrics_port);
   if (metrics_port != 0) {
-    const int workers = std::max(1, options.workers > 0 ? options.workers : spec.config.workers);
-    metrics.emplace(
-        io, spec.config.metrics_host, static_cast<uint16_t>(std::max(0, metrics_port)),
-        [&spec, &cluster, start, workers](std::string_view target) -> std::optional<HttpAnswer> {
-          if (target.substr(0, target.find('?')) == "/metrics") {
-            return HttpAnswer{"text/plain; version=0.0.4; charset=utf-8",
-                              PrometheusText(spec, cluster.Snapshot(), WorkersOf(cluster))};
-          }
-          const RunView run{&spec, cluster.Snapshot(), SecondsSince(start), workers};
-          if (std::optional<std::string> json = RestAnswer(target, run)) {
-            return HttpAnswer{"application/json", std::move(*json)};
-          }
-          return std::nullopt;
-        });
+    ServedRun served;
+    served.spec = &spec;
+    served.workers = std::max(1, options.workers > 0 ? options.workers : spec.config.workers);
+    served.start = start;
+    served.tasks = [&cluster] { return cluster.Snapshot(); };
+    served.worker_status = [&cluster] { return WorkersOf(cluster); };
+    served.set_active = [&cluster](bool active) { cluster.SetActive(active); };
+    served.kill = [&kill] { kill(); };
+    metrics.emplace(io, spec.config.metrics_host, static_cast<uint16_t>(std::max(0, metrics_port)),
+                    HttpRoutes(std::move(served), ui_token));
   }
   cluster.Start();
   if (started) started();
   if (metrics && !quiet) {
-    spdlog::info("metrics at http://{}:{}/metrics", UrlHost(spec.config.metrics_host),
-                 metrics->port());
+    const std::string base =
+        fmt::format("http://{}:{}", UrlHost(spec.config.metrics_host), metrics->port());
+    spdlog::info("metrics at {}/metrics", base);
+    if (!ui_token.empty()) spdlog::info("web UI at {}/?token={}", base, ui_token);
   }
   std::optional<std::chrono::steady_clock::time_point> interrupted;  // the first signal
   boost::asio::steady_timer deadline(io);
+  // A graceful stop (a signal, or kill from the web UI), bounded by the drain timeout.
+  const auto stop = [&] {
+    if (interrupted) return;
+    interrupted = std::chrono::steady_clock::now();
+    cluster.Stop();
+    deadline.expires_after(stop_timeout + kStopGrace);
+    deadline.async_wait([&](const boost::system::error_code& e) {
+      if (e) return;
+      ExitNow(launch::kExitFailed,
+              fmt::format("the run did not stop within {} ms of the interrupt (a bolt stuck "
+                          "in its code?); exiting",
+                          (stop_timeout + kStopGrace).count()));
+    });
+  };
+  kill = [&] {
+    if (!quiet && !interrupted)
+      spdlog::info("killed from the web UI: stopping, draining in-flight tuples");
+    stop();
+  };
   std::function<void(const boost::system::error_code&, int)> on_signal =
       [&](const boost::system::error_code& ec, int signal) {
         if (ec) return;
@@ -137,20 +156,11 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
           return;
         }
         if (interrupted) ExitNow(kExitInterrupted, "interrupted again: exiting at once");
-        interrupted = now;
         if (!quiet) {
           spdlog::info("signal {}: stopping, draining in-flight tuples (again to exit at once)",
                        signal);
         }
-        cluster.Stop();
-        deadline.expires_after(stop_timeout + kStopGrace);
-        deadline.async_wait([&](const boost::system::error_code& e) {
-          if (e) return;
-          ExitNow(launch::kExitFailed,
-                  fmt::format("the run did not stop within {} ms of the interrupt (a bolt stuck "
-                              "in its code?); exiting",
-                              (stop_timeout + kStopGrace).count()));
-        });
+        stop();
         signals.async_wait(on_signal);
       };
   signals.async_wait(on_signal);
@@ -225,15 +235,37 @@ LogSettings Effective(LogSettings log, bool quiet) {
   return log;
 }
 
+// The run's private folder (0700), removed at its end: a multi-process run's ipc sockets, and
+// the web UI's token (only this user can read it).
+class RunFolder {
+ public:
+  explicit RunFolder(const std::string& name) : path_(transport::MakeRunDir(name)) {}
+  ~RunFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  RunFolder(const RunFolder&) = delete;
+  RunFolder& operator=(const RunFolder&) = delete;
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace
 
 int Launch(std::shared_ptr<const topology::TopologySpec> spec, const LaunchOptions& options) {
   Console::Get().ConfigureLogging(Effective(options.log, options.quiet));
   const int workers = options.workers > 0 ? options.workers : spec->config.workers;
+  const bool served = options.metrics_port.value_or(spec->config.metrics_port) != 0;
+  std::optional<RunFolder> folder;
+  if (served || workers > 1) folder.emplace(spec->name);
+  const std::string ui_token = served ? MakeToken() : std::string();
+  if (served) WriteToken(folder->path(), ui_token);
   if (workers <= 1) {
     const runtime::LocalRunOptions run;
     runtime::LocalCluster cluster(spec, run);
-    return Drive(cluster, *spec, options, run.stop_timeout, [&] {
+    return Drive(cluster, *spec, options, run.stop_timeout, ui_token, [&] {
       if (!options.quiet) spdlog::info("topology '{}' running in this process", spec->name);
     });
   }
@@ -243,8 +275,9 @@ int Launch(std::shared_ptr<const topology::TopologySpec> spec, const LaunchOptio
   run.endpoint = options.endpoint;
   run.worker_timeout = std::chrono::seconds(spec->config.worker_timeout_secs);
   run.worker_output = [](std::string_view line) { Console::Get().WriteLogLine(line); };
+  run.run_dir = folder->path();
   runtime::ProcessCluster cluster(spec, run);
-  return Drive(cluster, *spec, options, run.run.stop_timeout, [&] {
+  return Drive(cluster, *spec, options, run.run.stop_timeout, ui_token, [&] {
     const std::vector<runtime::WorkerStatus> status = cluster.Workers();
     const bool running = std::all_of(status.begin(), status.end(),
                                      [](const runtime::WorkerStatus& w) { return w.running; });

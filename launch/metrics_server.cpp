@@ -19,7 +19,7 @@ using tcp = boost::asio::ip::tcp;
 // One connection: reads a request (bounded in size and time), writes the answer, closes.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, MetricsServer::Handler handler)
+  Session(tcp::socket socket, std::shared_ptr<MetricsServer::Handler> handler)
       : stream_(std::move(socket)), handler_(std::move(handler)) {}
 
   void Start() {
@@ -38,11 +38,18 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.version(req.version());
     response_.keep_alive(false);
     response_.set(http::field::server, "tempest");
-    if (req.method() != http::verb::get && req.method() != http::verb::head) {
-      Reply(http::status::method_not_allowed, "text/plain", "only GET\n");
-    } else if (std::optional<HttpAnswer> answer =
-                   handler_(std::string_view(req.target().data(), req.target().size()))) {
-      Reply(http::status::ok, answer->content_type, std::move(answer->body));
+    const auto token = req.find("X-Tempest-Token");
+    const HttpRequest request{req.method() == http::verb::post,
+                              std::string_view(req.target().data(), req.target().size()),
+                              token == req.end()
+                                  ? std::string_view()
+                                  : std::string_view(token->value().data(), token->value().size())};
+    if (req.method() != http::verb::get && req.method() != http::verb::head &&
+        req.method() != http::verb::post) {
+      Reply(http::status::method_not_allowed, "text/plain", "only GET and POST\n");
+    } else if (std::optional<HttpAnswer> answer = (*handler_)(request)) {
+      Reply(static_cast<http::status>(answer->status), answer->content_type,
+            std::move(answer->body));
     } else {
       Reply(http::status::not_found, "text/plain", "not found; the metrics are at /metrics\n");
     }
@@ -62,7 +69,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   beast::tcp_stream stream_;
-  MetricsServer::Handler handler_;
+  std::shared_ptr<MetricsServer::Handler> handler_;  // one for all sessions: it keeps state
   beast::flat_buffer buffer_;
   http::request_parser<http::string_body> parser_;
   http::response<http::string_body> response_;
@@ -72,7 +79,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
 MetricsServer::MetricsServer(boost::asio::io_context& io, const std::string& host, uint16_t port,
                              Handler handler)
-    : acceptor_(io), handler_(std::move(handler)) {
+    : acceptor_(io), handler_(std::make_shared<Handler>(std::move(handler))) {
   beast::error_code ec;
   const auto address = boost::asio::ip::make_address(host, ec);
   if (ec) throw std::runtime_error(fmt::format("metrics: '{}' is not an IP address", host));

@@ -76,9 +76,56 @@ int TaskCount(const RunView& run) {
 json Summary(const RunView& run) {
   return {
       {"id", run.spec->name},         {"name", run.spec->name},
-      {"status", "ACTIVE"},           {"uptimeSeconds", static_cast<int64_t>(run.uptime_seconds)},
+      {"status", run.status},         {"uptimeSeconds", static_cast<int64_t>(run.uptime_seconds)},
       {"tasksTotal", TaskCount(run)}, {"executorsTotal", TaskCount(run)},
       {"workersTotal", run.workers}};
+}
+
+// The latest error of each task of `component` (all components when empty) that had one,
+// newest first: Storm UI's componentErrors, with the task.
+json ErrorsOf(const RunView& run, std::string_view component = {}) {
+  std::vector<const runtime::TaskSnapshot*> tasks;
+  for (const runtime::TaskSnapshot& t : run.tasks) {
+    if (!t.last_error.empty() && (component.empty() || t.component == component)) {
+      tasks.push_back(&t);
+    }
+  }
+  std::sort(tasks.begin(), tasks.end(),
+            [](const auto* a, const auto* b) { return a->last_error_ms > b->last_error_ms; });
+  json errors = json::array();
+  for (const runtime::TaskSnapshot* t : tasks) {
+    errors.push_back({{"component", t->component},
+                      {"task", t->task},
+                      {"time", t->last_error_ms},
+                      {"error", t->last_error}});
+  }
+  return errors;
+}
+
+// The streams a bolt subscribes to, with their groupings (the graph's edges).
+json InputsOf(const topology::ComponentSpec& c) {
+  json inputs = json::array();
+  for (const topology::InputSpec& in : c.inputs) {
+    json j = {{"component", in.source.component},
+              {"stream", in.source.stream},
+              {"grouping", topology::GroupingTypeName(in.grouping.type)}};
+    if (!in.grouping.fields.empty()) j["fields"] = in.grouping.fields;
+    inputs.push_back(std::move(j));
+  }
+  return inputs;
+}
+
+json WorkersOf(const RunView& run) {
+  json workers = json::array();
+  for (const runtime::WorkerStatus& w : run.worker_status) {
+    workers.push_back({{"index", w.index},
+                       {"pid", w.pid},
+                       {"running", w.running},
+                       {"restarts", w.restarts},
+                       {"tasks", w.tasks},
+                       {"droppedFrames", w.dropped_frames}});
+  }
+  return workers;
 }
 
 json SpoutEntry(const topology::ComponentSpec& c, const Totals& t) {
@@ -109,7 +156,9 @@ json Topology(const RunView& run) {
         if (s.component == c.id) all_spouts.Add(s);
       }
     } else {
-      bolts.push_back(BoltEntry(c, t));
+      json bolt = BoltEntry(c, t);
+      bolt["inputs"] = InputsOf(c);
+      bolts.push_back(std::move(bolt));
     }
   }
   json stats = {{"window", ":all-time"},
@@ -120,6 +169,8 @@ json Topology(const RunView& run) {
   j["topologyStats"] = json::array({stats});
   j["spouts"] = std::move(spouts);
   j["bolts"] = std::move(bolts);
+  j["workers"] = WorkersOf(run);
+  j["errors"] = ErrorsOf(run);
   return j;
 }
 
@@ -152,12 +203,32 @@ json Component(const RunView& run, const topology::ComponentSpec& c) {
   j["topologyId"] = run.spec->name;
   j["componentType"] = spout ? "spout" : "bolt";
   j["executorStats"] = std::move(executors);
+  j["componentErrors"] = ErrorsOf(run, c.id);
+  if (!spout) j["inputs"] = InputsOf(c);
   return j;
 }
 
-// A path segment with its %XX escapes decoded (a topology or component name with a space in it
-// comes as %20); a malformed escape is kept as it is.
-std::string Decoded(std::string_view segment) {
+}  // namespace
+
+std::optional<std::string> RestAnswer(std::string_view target, const RunView& run) {
+  constexpr std::string_view kTopology = "/api/v1/topology/";
+  target = target.substr(0, target.find('?'));  // Storm UI's ?window=… and the like
+  if (!target.starts_with(kTopology)) return std::nullopt;
+  std::string_view rest = target.substr(kTopology.size());
+  if (rest == "summary") return json{{"topologies", json::array({Summary(run)})}}.dump();
+  const std::size_t slash = rest.find('/');
+  if (DecodedPathSegment(rest.substr(0, slash)) != run.spec->name) return std::nullopt;
+  if (slash == std::string_view::npos) return Topology(run).dump();
+  rest = rest.substr(slash);
+  constexpr std::string_view kComponent = "/component/";
+  if (!rest.starts_with(kComponent)) return std::nullopt;
+  const topology::ComponentSpec* c =
+      run.spec->Find(DecodedPathSegment(rest.substr(kComponent.size())));
+  if (c == nullptr) return std::nullopt;
+  return Component(run, *c).dump();
+}
+
+std::string DecodedPathSegment(std::string_view segment) {
   std::string out;
   for (std::size_t i = 0; i < segment.size(); ++i) {
     if (segment[i] == '%' && i + 2 < segment.size() &&
@@ -170,25 +241,6 @@ std::string Decoded(std::string_view segment) {
     }
   }
   return out;
-}
-
-}  // namespace
-
-std::optional<std::string> RestAnswer(std::string_view target, const RunView& run) {
-  constexpr std::string_view kTopology = "/api/v1/topology/";
-  target = target.substr(0, target.find('?'));  // Storm UI's ?window=… and the like
-  if (!target.starts_with(kTopology)) return std::nullopt;
-  std::string_view rest = target.substr(kTopology.size());
-  if (rest == "summary") return json{{"topologies", json::array({Summary(run)})}}.dump();
-  const std::size_t slash = rest.find('/');
-  if (Decoded(rest.substr(0, slash)) != run.spec->name) return std::nullopt;
-  if (slash == std::string_view::npos) return Topology(run).dump();
-  rest = rest.substr(slash);
-  constexpr std::string_view kComponent = "/component/";
-  if (!rest.starts_with(kComponent)) return std::nullopt;
-  const topology::ComponentSpec* c = run.spec->Find(Decoded(rest.substr(kComponent.size())));
-  if (c == nullptr) return std::nullopt;
-  return Component(run, *c).dump();
 }
 
 }  // namespace tempest::launch

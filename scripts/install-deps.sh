@@ -10,6 +10,7 @@ packages=(
   libspdlog-dev libfmt-dev libcli11-dev libxxhash-dev nlohmann-json3-dev
   jq dpkg-dev file
   curl prometheus  # the CLI test scrapes /metrics and checks it with promtool
+  chromium fonts-liberation  # the web UI's browser test (headless)
   clang libclang-rt-14-dev
 )
 

@@ -112,7 +112,7 @@ set(scraped ${CMAKE_CURRENT_BINARY_DIR}/metrics.txt)
 set(summary ${CMAKE_CURRENT_BINARY_DIR}/summary.json)
 foreach(workers 1 2)
   run_until("metrics at"
-            "url=$(grep -o 'http://[^ ]*' \"$log\"); '${CURL}' -sf \"$url\" > '${scraped}' && '${CURL}' -sf \"\${url%/metrics}/api/v1/topology/summary\" > '${summary}'"
+            "url=$(grep -o 'http://[^ ]*/metrics' \"$log\"); '${CURL}' -sf \"$url\" > '${scraped}' && '${CURL}' -sf \"\${url%/metrics}/api/v1/topology/summary\" > '${summary}'"
             ${data}/cli/paced.yaml --set count=0 --progress-interval 0 --workers ${workers})
   file(READ ${summary} summary_json)
   file(REMOVE ${summary})
@@ -133,6 +133,14 @@ foreach(workers 1 2)
   if(workers EQUAL 2 AND NOT metrics MATCHES "\ntempest_worker_up{topology=\"paced\",worker=\"1\"} 1\n")
     message(FATAL_ERROR "no worker series on 2 workers:\n${metrics}")
   endif()
+endforeach()
+# The web UI's address carries the token that lets deactivate, activate and kill act; the token
+# is kept in the run's 0700 folder; a killed run drains and ends with exit code 0.
+foreach(workers 1 2)
+  execute_process(COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/web_ui_actions.sh ${TEMPEST}
+                          ${data}/cli/paced.yaml ${workers}
+                  OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
+  expect_eq("web UI actions on ${workers} workers (${out})" "${rc}" "0")
 endforeach()
 tempest(run ${data}/cli/paced.yaml --set count=10 --metrics-port 0)
 if(err MATCHES "metrics at")

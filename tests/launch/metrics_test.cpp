@@ -106,13 +106,14 @@ TEST(PrometheusTextTest, WorkerProcessesWhenThereAreSeveral) {
 }
 
 // A GET (or other method) against the server, answered on a thread of its own.
-http::response<http::string_body> Request(uint16_t port, http::verb verb,
-                                          const std::string& target) {
+http::response<http::string_body> Request(uint16_t port, http::verb verb, const std::string& target,
+                                          const std::string& token = {}) {
   boost::asio::io_context io;
   tcp::socket socket(io);
   socket.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
   http::request<http::string_body> req(verb, target, 11);
   req.set(http::field::host, "127.0.0.1");
+  if (!token.empty()) req.set("X-Tempest-Token", token);
   http::write(socket, req);
   boost::beast::flat_buffer buffer;
   http::response<http::string_body> res;
@@ -123,10 +124,10 @@ http::response<http::string_body> Request(uint16_t port, http::verb verb,
 TEST(MetricsServerTest, AnswersWhatTheHandlerKnowsAnd404Otherwise) {
   boost::asio::io_context io;
   int calls = 0;
-  MetricsServer server(io, "127.0.0.1", 0, [&](std::string_view target) {
-    return target == "/metrics"
-               ? std::optional<HttpAnswer>({"text/plain", "m " + std::to_string(++calls) + "\n"})
-               : std::nullopt;
+  MetricsServer server(io, "127.0.0.1", 0, [&](const HttpRequest& r) -> std::optional<HttpAnswer> {
+    if (r.post) return HttpAnswer{"text/plain", "post " + std::string(r.token) + "\n", 403};
+    if (r.target != "/metrics") return std::nullopt;
+    return HttpAnswer{"text/plain", "m " + std::to_string(++calls) + "\n"};
   });
   ASSERT_NE(server.port(), 0);
   std::thread loop([&] { io.run(); });
@@ -136,7 +137,10 @@ TEST(MetricsServerTest, AnswersWhatTheHandlerKnowsAnd404Otherwise) {
   EXPECT_EQ(ok.body(), "m 1\n");
   EXPECT_EQ(Request(server.port(), http::verb::get, "/metrics").body(), "m 2\n");
   EXPECT_EQ(Request(server.port(), http::verb::get, "/other").result(), http::status::not_found);
-  EXPECT_EQ(Request(server.port(), http::verb::post, "/metrics").result(),
+  const auto post = Request(server.port(), http::verb::post, "/metrics", "t0k");
+  EXPECT_EQ(post.result(), http::status::forbidden);
+  EXPECT_EQ(post.body(), "post t0k\n");
+  EXPECT_EQ(Request(server.port(), http::verb::put, "/metrics").result(),
             http::status::method_not_allowed);
   boost::asio::post(io, [&] { server.Close(); });
   loop.join();  // nothing left to do once the acceptor is closed
@@ -145,7 +149,7 @@ TEST(MetricsServerTest, AnswersWhatTheHandlerKnowsAnd404Otherwise) {
 
 TEST(MetricsServerTest, ATakenPortOrABadAddressIsAClearError) {
   boost::asio::io_context io;
-  const auto none = [](std::string_view) { return std::optional<HttpAnswer>(); };
+  const auto none = [](const HttpRequest&) { return std::optional<HttpAnswer>(); };
   MetricsServer first(io, "127.0.0.1", 0, none);
   try {
     MetricsServer second(io, "127.0.0.1", first.port(), none);

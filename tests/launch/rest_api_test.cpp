@@ -46,6 +46,13 @@ class RestApiTest : public ::testing::Test {
     run_.tasks[2].executed = 4;
     run_.tasks[2].errors = 1;
     run_.tasks[2].gauges = {{"words", 7}};
+    run_.tasks[2].last_error = "execute threw: bad row";
+    run_.tasks[2].last_error_ms = 1796083200123;
+    topology::InputSpec input;
+    input.source = {"gen", "default"};
+    input.grouping.type = topology::GroupingType::kFields;
+    input.grouping.fields = {"word"};
+    spec_.components[1].inputs = {input};
   }
   json Get(std::string_view target) {
     const std::optional<std::string> body = RestAnswer(target, run_);
@@ -74,7 +81,26 @@ TEST_F(RestApiTest, TheTopologyWithItsSpoutsAndBolts) {
   EXPECT_EQ(t["spouts"][0]["pending"], 2);
   EXPECT_EQ(t["bolts"], json::parse(R"([{"boltId": "count", "tasks": 2, "executors": 2,
               "emitted": 0, "executed": 10, "acked": 0, "failed": 0, "errors": 1, "dropped": 0,
-              "gauges": {"words": 12}}])"));
+              "gauges": {"words": 12},
+              "inputs": [{"component": "gen", "stream": "default", "grouping": "FIELDS",
+                          "fields": ["word"]}]}])"));
+  EXPECT_EQ(t["errors"], json::parse(R"([{"component": "count", "task": 3,
+              "time": 1796083200123, "error": "execute threw: bad row"}])"));
+  EXPECT_EQ(t["workers"], json::array());
+  EXPECT_EQ(t["status"], "ACTIVE");
+}
+
+TEST_F(RestApiTest, WorkersWithTheirRestartsAndTheStatusTheRunIsIn) {
+  run_.worker_status = {{0, 4242, 2, true, {1, 3}, 5}, {1, 0, 1, false, {2, 4}, 0}};
+  run_.status = "INACTIVE";
+  const json t = Get("/api/v1/topology/word%20count");
+  EXPECT_EQ(t["workers"], json::parse(R"([
+      {"index": 0, "pid": 4242, "running": true, "restarts": 2, "tasks": [1, 3],
+       "droppedFrames": 5},
+      {"index": 1, "pid": 0, "running": false, "restarts": 1, "tasks": [2, 4],
+       "droppedFrames": 0}])"));
+  EXPECT_EQ(t["status"], "INACTIVE");
+  EXPECT_EQ(Get("/api/v1/topology/summary")["topologies"][0]["status"], "INACTIVE");
 }
 
 TEST_F(RestApiTest, AComponentWithItsTasks) {
@@ -85,6 +111,9 @@ TEST_F(RestApiTest, AComponentWithItsTasks) {
   EXPECT_EQ(c["executorStats"][1]["id"], "[3-3]");
   EXPECT_EQ(c["executorStats"][1]["executed"], 4);
   EXPECT_EQ(c["executorStats"][1]["errors"], 1);
+  EXPECT_EQ(c["componentErrors"], json::parse(R"([{"component": "count", "task": 3,
+              "time": 1796083200123, "error": "execute threw: bad row"}])"));
+  EXPECT_EQ(c["inputs"][0]["component"], "gen");
 }
 
 TEST_F(RestApiTest, UnknownPathsAreNotFound) {
