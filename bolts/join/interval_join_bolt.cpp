@@ -172,7 +172,10 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
         context, out_, clock_, clock_(),
         WatermarkSettings{config_.lag_ms, config_.watermark_interval_ms, config_.idle_timeout_ms},
         [this](const topology::GlobalStreamId& id) { return RouteOf(id); },
-        [this](int64_t watermark) { state_.Advance(watermark); });
+        [this](int64_t watermark) {
+          state_.Advance(watermark);
+          watermark_moved_ = true;
+        });
     max_pending_ = static_cast<std::size_t>(context.GetTopologyConfig().max_spout_pending);
     acking_ = context.GetTopologyConfig().acker_executors != 0;
   }
@@ -213,10 +216,12 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   void OnTick() {
     const int64_t now = clock_();
     if (!flushed_) event_time_->OnTick(now);
+    ReportState(now);
   }
 
   void OnSourceEnded(const std::string& component) {
     if (!flushed_) event_time_->OnSourceEnded(component);
+    ReportIfMoved();
   }
 
   void OnEndOfStream() {
@@ -224,9 +229,25 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     state_.Drain();
     flushed_ = true;
     event_time_->OnEndOfStream();
+    ReportState(clock_());  // a finished run shows the final values
+  }
+
+  // After an input or a batch: the gauges, if the watermark moved (rows may have left).
+  void ReportIfMoved() {
+    if (watermark_moved_) ReportState(clock_());
   }
 
  private:
+  // The gauges (docs/metrics.md): the rows each side holds, and the watermark. On ticks, after
+  // an input or batch that moved the watermark, and at the end; not per tuple, as ReportGauge
+  // takes a lock.
+  void ReportState(int64_t now) {
+    watermark_moved_ = false;
+    out_.ReportGauge("state rows left", state_.size(JoinSide::kLeft));
+    out_.ReportGauge("state rows right", state_.size(JoinSide::kRight));
+    event_time_->ReportWatermark(now);
+  }
+
   // What is known of one input schema.
   struct Source {
     int side = -1;  // 0 left, 1 right, -1 not an input of the join
@@ -434,6 +455,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   bool acking_ = true;
   bool warned_pending_ = false;
   bool flushed_ = false;
+  bool watermark_moved_ = false;  // since the gauges were last reported
 };
 
 IntervalJoinBolt::IntervalJoinBolt(IntervalJoinBoltConfig config, topology::Fields left_fields,
@@ -467,14 +489,18 @@ void IntervalJoinBolt::Prepare(const topology::TopologyContext& context,
   impl_ = std::make_unique<Impl>(config_, context, collector, clock_);
 }
 
-void IntervalJoinBolt::Execute(const Tuple& input) { impl_->Handle(input); }
+void IntervalJoinBolt::Execute(const Tuple& input) {
+  impl_->Handle(input);
+  impl_->ReportIfMoved();
+}
 // The state keeps a packed copy, so an owned tuple is not moved from.
-void IntervalJoinBolt::ExecuteOwned(Tuple& input) { impl_->Handle(input); }
+void IntervalJoinBolt::ExecuteOwned(Tuple& input) { Execute(input); }
 void IntervalJoinBolt::ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const topology::RowRef row = rows[i];
     impl_->Handle(BatchInput{row, out});
   }
+  impl_->ReportIfMoved();
 }
 void IntervalJoinBolt::OnSourceEnded(const std::string& component) {
   impl_->OnSourceEnded(component);

@@ -136,8 +136,8 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
 
   void OnTick() override {
     const int64_t now = clock_();
-    ReportState();
     if (!flushed_) event_time_->OnTick(now);
+    ReportState(now);  // after the tick's watermark, so the gauges agree with it
   }
 
   void OnSourceEnded(const std::string& component) override {
@@ -148,7 +148,7 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
     if (flushed_) return;
     state_->Drain();  // as if the watermark were +inf: every row leaves, padded if unmatched
     flushed_ = true;
-    ReportState();
+    ReportState(clock_());
     event_time_->OnEndOfStream();
   }
 
@@ -245,10 +245,11 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
     }
   }
 
-  // The rows each side holds now and at most, for the run summary.
-  void ReportState() {
+  // The rows each side holds now and at most, and the watermark, for the run summary.
+  void ReportState(int64_t now) {
     const std::size_t rows[2] = {state_->size(JoinSide::kLeft), state_->size(JoinSide::kRight)};
     ReportSymmetricJoinState(out_, rows, peak_);
+    event_time_->ReportWatermark(now);
   }
 
   // The state's calls.

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "topology/saturating.h"
+
 namespace tempest::bolts {
 
 EventTimeInput::EventTimeInput(const topology::TopologyContext& context,
@@ -147,6 +149,16 @@ void EventTimeInput::OnEndOfStream() const {
     spdlog::info("{} task {}: {} late tuples dropped (no late stream)", component_, task_,
                  late_dropped_);
   }
+}
+
+void EventTimeInput::ReportWatermark(int64_t now) const {
+  const std::optional<int64_t> watermark = tracker_.watermark();
+  if (!watermark) return;
+  // Gauges are unsigned: an event time before 1970 shows as 0, a watermark ahead of the clock
+  // as no lag.
+  const int64_t lag = topology::SaturatingSub(now, *watermark);
+  out_.ReportGauge("watermark ms", static_cast<uint64_t>(std::max<int64_t>(*watermark, 0)));
+  out_.ReportGauge("watermark lag ms", static_cast<uint64_t>(std::max<int64_t>(lag, 0)));
 }
 
 }  // namespace tempest::bolts

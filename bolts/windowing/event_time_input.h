@@ -91,6 +91,10 @@ class EventTimeInput {
   void OnSourceEnded(const std::string& component);
   // The end of the input: reports how many late tuples were dropped.
   void OnEndOfStream() const;
+  // The gauges "watermark ms" (0 while below 0) and "watermark lag ms" (`now`, the wall clock,
+  // minus the watermark; 0 when ahead), once there is a watermark. For the bolt's periodic
+  // reports: ReportGauge takes a lock.
+  void ReportWatermark(int64_t now) const;
 
  private:
   struct Stream {

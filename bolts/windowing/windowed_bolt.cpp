@@ -98,6 +98,7 @@ class WindowedBoltAdapter final
       return;
     }
     Take(input, [&](int64_t ts) { Keep(input, owned, ts); });
+    ReportIfFired();
   }
 
   // The runtime's batch (packed windows only, hence no `override`): each row is packed from its
@@ -112,6 +113,7 @@ class WindowedBoltAdapter final
       const BatchInput in{row, out};
       Take(in, [&](int64_t ts) { KeepRow(in, ts); });
     }
+    ReportIfFired();
   }
 
   // An input (a tuple or a batch row) goes into the window by keep(ts), is late, or has no
@@ -146,10 +148,12 @@ class WindowedBoltAdapter final
     if (flushed_) return;
     manager_->OnTime(now_);
     if (event_time_) event_time_->OnTick(now_);
+    ReportState(now_);
   }
 
   void OnSourceEnded(const std::string& component) override {
     if (event_time_ && !flushed_) event_time_->OnSourceEnded(component);
+    ReportIfFired();
   }
 
   void OnEndOfStream() override {
@@ -158,6 +162,7 @@ class WindowedBoltAdapter final
       manager_->ExpireAll();
       flushed_ = true;
       if (event_time_) event_time_->OnEndOfStream();
+      ReportState(clock_());  // a finished run shows the final values
     }
     bolt_->OnEndOfStream();
   }
@@ -223,6 +228,18 @@ class WindowedBoltAdapter final
         component_, task_, rows, bytes >> 20, budget_mb_);
   }
 
+  // The gauges (docs/metrics.md): the rows the window holds and, with event time, the watermark.
+  // On ticks, after an input or batch that fired a window, and at the end; not per tuple, as
+  // ReportGauge takes a lock.
+  void ReportState(int64_t now) {
+    fired_ = false;
+    out_->ReportGauge("window rows", manager_->size());
+    if (event_time_) event_time_->ReportWatermark(now);
+  }
+  void ReportIfFired() {
+    if (fired_) ReportState(clock_());
+  }
+
   // The late stream of an input: its route's, else the bolt-level one ("" if none).
   EventTimeRoute RouteOf(const topology::GlobalStreamId& id) const {
     for (const LateRoute& r : routes_) {
@@ -234,6 +251,7 @@ class WindowedBoltAdapter final
   }
 
   void Activate(const typename Manager::Activation& a) {
+    fired_ = true;
     std::optional<int64_t> start;
     if (!config_.length.is_count())
       start = topology::SaturatingSub(a.reference, config_.length.value);
@@ -497,6 +515,7 @@ class WindowedBoltAdapter final
   std::conditional_t<kPacked, std::span<const HeldRow>, Anchors> window_;
   std::vector<topology::AckMeta::Anchor> failed_;
   bool flushed_ = false;
+  bool fired_ = false;  // a window fired since the gauges were last reported
   // Packed rows (PackedWindowedBolt only).
   RowArena arena_;
   std::vector<RowOrigin> origins_;

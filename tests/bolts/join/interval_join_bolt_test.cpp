@@ -58,7 +58,7 @@ class Harness {
 
   void Start(IntervalJoinBoltConfig config) {
     bolt_ = std::make_unique<IntervalJoinBolt>(std::move(config), kShowFields, kClickFields,
-                                               [] { return int64_t{0}; });
+                                               [this] { return now; });
     auto layout = std::make_shared<const topology::TaskLayout>(*spec_);
     context_ =
         std::make_unique<topology::TopologyContext>(spec_, layout, layout->TasksOf("join").front());
@@ -94,6 +94,7 @@ class Harness {
     bolt_->ExecuteBatch(batch, collector);
   }
   void End() { bolt_->OnEndOfStream(); }
+  void Tick() { bolt_->OnTick(); }
 
   std::vector<Values> Rows(const std::string& stream = "default") const {
     std::vector<Values> rows;
@@ -113,6 +114,7 @@ class Harness {
   }
 
   FakeBoltCollector out;
+  int64_t now = 0;  // the bolt's clock
 
  private:
   std::shared_ptr<topology::TopologySpec> spec_;
@@ -397,6 +399,79 @@ TEST(IntervalJoinBoltTest, TheWatermarkWaitsForBothSides) {
   h.Click(-1, 1000);
   // The watermark is now 90: shows up to 70 (cleanup 80 < 90) leave, padded.
   EXPECT_EQ(h.Rows().size(), 8u);
+}
+
+// Gauges: what ReportGauge last set, by name, in first-reported order.
+using Gauges = std::vector<std::pair<std::string, uint64_t>>;
+
+// The rows each side holds and the watermark are gauges, reported when the watermark moves (here
+// after tuples: watermark_interval_ms 0), not after every tuple, and at the end.
+TEST(IntervalJoinBoltTest, TheStateAndTheWatermarkAreReportedWhenTheWatermarkMoves) {
+  Harness h;
+  h.now = 1000;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  h.Show(1, 0);
+  h.Show(2, 2);
+  EXPECT_TRUE(h.out.gauges.empty());  // no click yet: no watermark
+  h.Click(1, 3);                      // watermark 2
+  EXPECT_EQ(h.out.gauges, (Gauges{{"state rows left", 2},
+                                  {"state rows right", 1},
+                                  {"watermark ms", 2},
+                                  {"watermark lag ms", 998}}));
+  h.Show(3, 5);    // watermark 3
+  h.Click(1, 8);   // watermark 5: click 1@3 leaves
+  h.Click(3, 30);  // the watermark stays at 5: not reported (the right side holds 2, then 3)
+  h.Click(9, 31);
+  EXPECT_EQ(h.out.gauges, (Gauges{{"state rows left", 3},
+                                  {"state rows right", 1},
+                                  {"watermark ms", 5},
+                                  {"watermark lag ms", 995}}));
+  h.now = 2000;
+  h.Show(4, 40);  // watermark 31: shows 1, 2, 3 and clicks 8, 30 leave
+  EXPECT_EQ(h.out.gauges, (Gauges{{"state rows left", 1},
+                                  {"state rows right", 1},
+                                  {"watermark ms", 31},
+                                  {"watermark lag ms", 1969}}));
+  h.End();  // everything leaves
+  EXPECT_EQ(h.out.gauges, (Gauges{{"state rows left", 0},
+                                  {"state rows right", 0},
+                                  {"watermark ms", 31},
+                                  {"watermark lag ms", 1969}}));
+}
+
+TEST(IntervalJoinBoltTest, ABatchReportsTheGaugesOnceAfterItsLastRow) {
+  Harness h;
+  h.now = 1000;
+  h.Start(ShowsClicks(JoinType::kLeft));
+  // The watermark moves at clicks 1@3 (2), show 4@40 (8: click 3 leaves) and click 9@31 (31:
+  // shows 1, 2 and click 8 leave).
+  h.SendBatch({{"shows", {1, "ad", 0}},
+               {"shows", {2, "ad", 2}},
+               {"clicks", {1, 3}},
+               {"clicks", {1, 8}},
+               {"shows", {4, "ad", 40}},
+               {"clicks", {9, 31}}});
+  EXPECT_EQ(h.out.gauges, (Gauges{{"state rows left", 1},
+                                  {"state rows right", 1},
+                                  {"watermark ms", 31},
+                                  {"watermark lag ms", 969}}));
+}
+
+TEST(IntervalJoinBoltTest, TicksReportTheStateAndTheWatermark) {
+  Harness h;
+  IntervalJoinBoltConfig c = ShowsClicks(JoinType::kInner);
+  c.watermark_interval_ms = 100;
+  h.Start(c);
+  h.Show(1, 0);
+  h.Click(1, 3);
+  h.Click(1, 50);
+  EXPECT_TRUE(h.out.gauges.empty());  // the watermark moves on ticks only
+  h.now = 100;
+  h.Tick();  // watermark min(0, 50) = 0: nothing leaves
+  EXPECT_EQ(h.out.gauges, (Gauges{{"state rows left", 1},
+                                  {"state rows right", 2},
+                                  {"watermark ms", 0},
+                                  {"watermark lag ms", 100}}));
 }
 
 // Validation.

@@ -98,6 +98,19 @@ class JoinHarness {
     for (const auto& e : out.emitted) rows.push_back(e.values);
     return rows;
   }
+  // Prepares the join with its own window and `clock`, for a test that drives time with ticks;
+  // Send then runs tuples through it (untracked).
+  topology::Bolt& Start(JoinBoltConfig config, WindowClock clock) {
+    const WindowConfig window = config.window;
+    bolt_ = AdaptWindowedBolt(std::make_unique<JoinBolt>(std::move(config)), window, {}, {},
+                              std::move(clock));
+    bolt_->Prepare(*context_, out);
+    return *bolt_;
+  }
+  void Send(const std::string& stream, const std::vector<Values>& rows) {
+    for (const Values& r : rows) bolt_->Execute(tuples_.emplace_back(schemas_.at(stream), 1, r));
+  }
+
   // The rows an output is anchored to, in anchor order.
   std::vector<const Tuple*> Anchored(std::size_t output) const {
     std::vector<const Tuple*> rows;
@@ -121,6 +134,7 @@ class JoinHarness {
   std::map<std::string, const topology::StreamSchema*> schemas_;
   std::deque<Tuple> tuples_;
   std::unique_ptr<topology::TopologyContext> context_;
+  std::unique_ptr<topology::Bolt> bolt_;  // Start's
 };
 
 JoinBoltConfig Config(JoinBoltBuilder b) { return b.config(); }
@@ -655,6 +669,35 @@ TEST(FieldSelectorTest, ParsesStormsDescriptors) {
   s = FieldSelector::Parse("alias");  // a field that merely ends in "as"
   EXPECT_EQ(s.output_name, "alias");
   EXPECT_THROW(FieldSelector::Parse("a..b"), std::invalid_argument);
+}
+
+// The rows buffered for the window are a gauge (the windowed-bolt adapter's), reported on ticks
+// and at the end: a fired window's rows count until the next window evicts them.
+TEST(JoinBoltTest, TheRowsOfTheWindowAreReportedAsAGauge) {
+  using Gauges = std::vector<std::pair<std::string, uint64_t>>;
+  int64_t now = 1'000'000;
+  JoinHarness h({{"users", kUserFields}, {"orders", kOrderFields}});
+  topology::Bolt& bolt = h.Start(Config(JoinBoltBuilder(JoinSelector::kStream, "users", "userId")
+                                            .Join("orders", "userId", "users")
+                                            .Select("users:name, orders:orderId")
+                                            .WithTumblingWindow(WindowSpan::DurationMs(100))),
+                                 [&now] { return now; });
+  h.Send("users", {kUsers[1], kUsers[2]});
+  h.Send("orders", {kOrders[0], kOrders[1], kOrders[2]});
+  EXPECT_TRUE(h.out.gauges.empty());  // not per tuple
+  now += 50;
+  bolt.OnTick();
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 5}}));
+  now += 50;  // t0 + 100: the window (t0 - 1, t0 + 99] fires
+  bolt.OnTick();
+  EXPECT_EQ(h.out.emitted.size(), 3u);  // harsha's two orders, siva's one
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 5}}));
+  h.Send("orders", {kOrders[3]});
+  now += 100;  // t0 + 200: the next window holds the new order, the first five leave
+  bolt.OnTick();
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 1}}));
+  bolt.OnEndOfStream();
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 0}}));
 }
 
 }  // namespace

@@ -433,16 +433,22 @@ TEST(SymmetricAppendJoinTest, StateSizesAreReportedAsGauges) {
   h.Send("L", 3, 5);
   h.Send("R", 1, 10);
   h.Batch();
+  // The tick at 1 s sets the watermark: min(5 s, 10 s) - lag 9999 ms = -4999 ms, shown as 0,
+  // 5999 ms behind the clock.
   using G = std::vector<std::pair<std::string, uint64_t>>;
   EXPECT_EQ(h.out.gauges, (G{{"state rows left", 2},
                              {"state rows right", 1},
                              {"state peak left", 2},
-                             {"state peak right", 1}}));
+                             {"state peak right", 1},
+                             {"watermark ms", 0},
+                             {"watermark lag ms", 5999}}));
   h.End();
   EXPECT_EQ(h.out.gauges, (G{{"state rows left", 0},
                              {"state rows right", 0},
                              {"state peak left", 2},
-                             {"state peak right", 1}}));
+                             {"state peak right", 1},
+                             {"watermark ms", 0},
+                             {"watermark lag ms", 5999}}));
 }
 
 TEST(SymmetricAppendJoinTest, RowsThatAreNotInsertsOrHaveNoIntegerTimeAreReportedAndDropped) {

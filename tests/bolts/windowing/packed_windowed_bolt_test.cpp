@@ -235,5 +235,21 @@ TEST(PackedWindowedBoltTest, BatchesWindowAsTuplesDo) {
   EXPECT_EQ(by_batch.out.log, by_tuple.out.log);
 }
 
+// The batch path reports the window's rows once per batch that fired a window, as they are after
+// the batch.
+TEST(PackedWindowedBoltTest, ABatchThatFiresAWindowReportsTheRowsHeldAfterIt) {
+  using Gauges = std::vector<std::pair<std::string, uint64_t>>;
+  Harness h(WindowConfig::Tumbling(WindowSpan::Count(3)));
+  h.SendBatch({{1, 0}, {2, 0}});
+  EXPECT_TRUE(h.out.gauges.empty());  // nothing fired
+  // {1, 2, 3} fires and stays until the next window evicts it; 4 and 5 wait for that window.
+  h.SendBatch({{3, 0}, {4, 0}, {5, 0}});
+  EXPECT_EQ(h.recorder->windows, (std::vector<Ids>{{1, 2, 3}}));
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 5}}));
+  h.bolt->OnEndOfStream();  // {4, 5} fires, then every row leaves
+  EXPECT_EQ(h.recorder->windows, (std::vector<Ids>{{1, 2, 3}, {4, 5}}));
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 0}}));
+}
+
 }  // namespace
 }  // namespace tempest::bolts

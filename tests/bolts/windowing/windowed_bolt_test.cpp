@@ -504,5 +504,72 @@ TEST(WindowedBoltTest, ConfigValuesAreChecked) {
                std::invalid_argument);  // no fields to declare the late stream with
 }
 
+// Gauges: what ReportGauge last set, by name, in first-reported order.
+using Gauges = std::vector<std::pair<std::string, uint64_t>>;
+
+// The rows the window holds are a gauge, reported on ticks (between windows too) and at the end;
+// a fired tumbling window's tuples count until the next window evicts them.
+TEST(WindowedBoltGaugesTest, TicksReportTheRowsTheWindowHolds) {
+  Harness h(WindowConfig::Tumbling(WindowSpan::DurationMs(100)));
+  h.Prepare();
+  h.Send(1);
+  EXPECT_TRUE(h.out.gauges.empty());  // not per tuple
+  h.Tick(50);
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 1}}));  // processing time: no watermark
+  h.Send(2);
+  h.Tick(60);  // t0 + 110: the window (t0 - 1, t0 + 99] fires
+  ASSERT_EQ(h.seen.size(), 1u);
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 2}}));
+  h.Send(3);
+  h.Tick(100);  // t0 + 210: 1 and 2 leave, 3 is the second window
+  ASSERT_EQ(h.seen.size(), 2u);
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 1}}));
+  h.bolt->OnEndOfStream();
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 0}}));
+}
+
+// Without ticks (watermark_interval_ms 0) the gauges are reported after a tuple that fired a
+// window, with the watermark and how far it trails the clock.
+TEST(WindowedBoltGaugesTest, AFiredWindowReportsItsRowsAndTheWatermark) {
+  Harness h(EventTime(WindowConfig::Tumbling(WindowSpan::DurationMs(10)), 2));
+  EXPECT_EQ(h.bolt->TickInterval(), std::chrono::milliseconds(0));
+  h.Prepare();
+  h.Send(1, 603);
+  h.Send(2, 605);  // watermark 603: nothing fires
+  EXPECT_TRUE(h.out.gauges.empty());
+  h.Send(3, 615);  // watermark 613: (600, 610] fires; 615 waits
+  ASSERT_EQ(h.seen.size(), 1u);
+  EXPECT_EQ(
+      h.out.gauges,
+      (Gauges{{"window rows", 3}, {"watermark ms", 613}, {"watermark lag ms", 1'000'000 - 613}}));
+  h.now += 1000;
+  h.Send(4, 616);  // watermark 614, no window fires: not reported
+  EXPECT_EQ(h.out.gauges[0], (std::pair<std::string, uint64_t>{"window rows", 3}));
+  h.Send(5, 628);  // watermark 626: (610, 620] fires, 603 and 605 leave
+  ASSERT_EQ(h.seen.size(), 2u);
+  EXPECT_EQ(
+      h.out.gauges,
+      (Gauges{{"window rows", 3}, {"watermark ms", 626}, {"watermark lag ms", 1'001'000 - 626}}));
+  h.bolt->OnEndOfStream();  // every window fired, every tuple left
+  EXPECT_EQ(
+      h.out.gauges,
+      (Gauges{{"window rows", 0}, {"watermark ms", 626}, {"watermark lag ms", 1'001'000 - 626}}));
+}
+
+// Before every input has delivered, idled or ended there is no watermark, and no gauge of it.
+TEST(WindowedBoltGaugesTest, TheWatermarkGaugesWaitForAWatermark) {
+  Harness h(EventTime(WindowConfig::Tumbling(WindowSpan::DurationMs(10)), 0, 100), 2);
+  h.Prepare();
+  h.Send(1, 5, 1);
+  h.Tick(100);  // stream 2 has sent nothing
+  EXPECT_EQ(h.out.gauges, (Gauges{{"window rows", 1}}));
+  h.Send(2, 25, 1);
+  h.bolt->OnSourceEnded("s2");  // watermark 25: (0, 10] fires, then (10, 20] evicts 5
+  ASSERT_EQ(h.seen.size(), 1u);
+  EXPECT_EQ(
+      h.out.gauges,
+      (Gauges{{"window rows", 1}, {"watermark ms", 25}, {"watermark lag ms", 1'000'100 - 25}}));
+}
+
 }  // namespace
 }  // namespace tempest::bolts
