@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "runtime/acking/latency_histogram.h"
@@ -20,7 +21,9 @@ struct Totals {
   uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0, dropped = 0;
   uint64_t timed_out = 0, replayed = 0, pending = 0;
   runtime::LatencyCounts complete_latency;
+  runtime::LatencyCounts execute_latency;  // ns
   json gauges = json::object();
+  std::vector<topology::MetricReading> metrics;  // the tasks' own, each name's combined
 
   void Add(const runtime::TaskSnapshot& t) {
     ++tasks;
@@ -34,11 +37,72 @@ struct Totals {
     replayed += t.replayed;
     pending += t.pending;
     complete_latency.Merge(t.complete_latency);
+    execute_latency.Merge(t.execute_latency);
+    for (const topology::MetricReading& m : t.user_metrics) AddMetric(m);
     for (const auto& [name, value] : t.gauges) {
-      gauges[name] = gauges.value(name, uint64_t{0}) + value;
+      gauges[name] = gauges.contains(name)
+                         ? runtime::CombineGauge(name, gauges[name].get<uint64_t>(), value)
+                         : value;
+    }
+  }
+
+  // Counts, meters and histograms add up over the tasks; gauges too (a component's total, as
+  // its rows held).
+  void AddMetric(const topology::MetricReading& m) {
+    auto it = std::find_if(metrics.begin(), metrics.end(), [&](const topology::MetricReading& x) {
+      return x.name == m.name && x.kind == m.kind;
+    });
+    if (it == metrics.end()) {
+      metrics.push_back(m);
+      return;
+    }
+    it->value += m.value;
+    std::map<uint64_t, uint64_t> merged;
+    for (std::size_t i = 0; i + 1 < it->buckets.size(); i += 2)
+      merged[it->buckets[i]] += it->buckets[i + 1];
+    for (std::size_t i = 0; i + 1 < m.buckets.size(); i += 2)
+      merged[m.buckets[i]] += m.buckets[i + 1];
+    it->buckets.clear();
+    for (const auto& [bucket, count] : merged) {
+      it->buckets.push_back(bucket);
+      it->buckets.push_back(count);
     }
   }
 };
+
+// A histogram's q-quantile from (bucket, count) pairs, as its bucket's upper bound.
+uint64_t HistogramQuantile(const std::vector<uint64_t>& pairs, double q) {
+  uint64_t total = 0;
+  for (std::size_t i = 1; i < pairs.size(); i += 2) total += pairs[i];
+  if (total == 0) return 0;
+  uint64_t rank = static_cast<uint64_t>(q * static_cast<double>(total - 1)) + 1;
+  for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+    if (pairs[i + 1] >= rank) return topology::Histogram::Upper(static_cast<int>(pairs[i]));
+    rank -= pairs[i + 1];
+  }
+  return 0;
+}
+
+// The components' own metrics: {"NAME": {"type", "value"}}; a histogram's with its count, sum and
+// p50 / p99 (each its bucket's upper bound).
+json MetricsJson(const std::vector<topology::MetricReading>& metrics) {
+  json out = json::object();
+  for (const topology::MetricReading& m : metrics) {
+    json j = {{"type", topology::MetricReading::KindName(m.kind)}};
+    if (m.kind == topology::MetricReading::Kind::kHistogram) {
+      uint64_t count = 0;
+      for (std::size_t i = 1; i < m.buckets.size(); i += 2) count += m.buckets[i];
+      j["count"] = count;
+      j["sum"] = m.value;
+      j["p50"] = HistogramQuantile(m.buckets, 0.5);
+      j["p99"] = HistogramQuantile(m.buckets, 0.99);
+    } else {
+      j["value"] = m.value;
+    }
+    out[m.name] = std::move(j);
+  }
+  return out;
+}
 
 Totals TotalsOf(const RunView& run, std::string_view component) {
   Totals totals;
@@ -59,6 +123,22 @@ std::string MeanMillis(const runtime::LatencyCounts& latency) {
               static_cast<double>(runtime::LatencyBuckets::Lower(static_cast<int>(b)));
   }
   return fmt::format("{:.3f}", n == 0 ? 0.0 : micros / static_cast<double>(n) / 1000.0);
+}
+
+// A bolt's execute latency (histogram in ns): Storm UI's executeLatency (mean ms, a string) and
+// the p50 / p99 in ms.
+json ExecuteLatencyFields(const runtime::LatencyCounts& ns) {
+  uint64_t n = 0;
+  double sum = 0;
+  for (std::size_t b = 0; b < ns.counts.size(); ++b) {
+    n += ns.counts[b];
+    sum += static_cast<double>(ns.counts[b]) *
+           static_cast<double>(runtime::LatencyBuckets::Lower(static_cast<int>(b)));
+  }
+  return {
+      {"executeLatency", fmt::format("{:.3f}", n == 0 ? 0.0 : sum / static_cast<double>(n) / 1e6)},
+      {"executeLatencyP50Ms", static_cast<double>(ns.Quantile(0.5)) / 1e6},
+      {"executeLatencyP99Ms", static_cast<double>(ns.Quantile(0.99)) / 1e6}};
 }
 
 json LatencyFields(const runtime::LatencyCounts& latency) {
@@ -134,14 +214,18 @@ json SpoutEntry(const topology::ComponentSpec& c, const Totals& t) {
             {"errors", t.errors},   {"timedOut", t.timed_out}, {"replayed", t.replayed},
             {"pending", t.pending}, {"givenUp", t.dropped},    {"gauges", t.gauges}};
   j.update(LatencyFields(t.complete_latency));
+  j["metrics"] = MetricsJson(t.metrics);
   return j;
 }
 
 json BoltEntry(const topology::ComponentSpec& c, const Totals& t) {
-  return {{"boltId", c.id},       {"tasks", t.tasks},       {"executors", t.tasks},
-          {"emitted", t.emitted}, {"executed", t.executed}, {"acked", t.acked},
-          {"failed", t.failed},   {"errors", t.errors},     {"dropped", t.dropped},
-          {"gauges", t.gauges}};
+  json j = {{"boltId", c.id},       {"tasks", t.tasks},       {"executors", t.tasks},
+            {"emitted", t.emitted}, {"executed", t.executed}, {"acked", t.acked},
+            {"failed", t.failed},   {"errors", t.errors},     {"dropped", t.dropped},
+            {"gauges", t.gauges}};
+  j.update(ExecuteLatencyFields(t.execute_latency));
+  j["metrics"] = MetricsJson(t.metrics);
+  return j;
 }
 
 json Topology(const RunView& run) {
@@ -186,6 +270,8 @@ json Component(const RunView& run, const topology::ComponentSpec& c) {
               {"failed", t.failed},
               {"errors", t.errors},
               {"queueHighWater", t.queue_high_water},
+              {"queueSize", t.queue_size},
+              {"queueCapacity", t.queue_capacity},
               {"finished", t.finished}};
     if (spout) {
       e["pending"] = t.pending;
@@ -193,6 +279,7 @@ json Component(const RunView& run, const topology::ComponentSpec& c) {
     } else {
       e["executed"] = t.executed;
       e["dropped"] = t.dropped;
+      e.update(ExecuteLatencyFields(t.execute_latency));
     }
     executors.push_back(std::move(e));
   }

@@ -227,11 +227,13 @@ class BoltExecutor final : public TaskExecutor,
       if (control.aborted()) return false;
       TaskMetrics::Bump(metrics_.executed, rows.size());
       batch_from_task_ = from_task;
+      const auto start = std::chrono::steady_clock::now();
       try {
         batch_->ExecuteBatch(rows, *this);
       } catch (const std::exception& e) {
         Error("ExecuteBatch threw", e.what());
       }
+      if (!rows.empty()) RecordExecute(start, rows.size());
       since_flush_check_ += static_cast<uint32_t>(rows.size());
       if (since_flush_check_ >= kFlushCheckEvery) FlushIfDue();
       return true;
@@ -330,7 +332,21 @@ class BoltExecutor final : public TaskExecutor,
   // The tuple is ours (an envelope's, or the decoded frame's until the next frame).
   void Execute(topology::Tuple& t) {
     TaskMetrics::Bump(metrics_.executed);
+    if (++since_sample_ < TaskMetrics::kExecuteSampleEvery) {
+      Run(t);
+      return;
+    }
+    since_sample_ = 0;
+    const auto start = std::chrono::steady_clock::now();
     Run(t);
+    RecordExecute(start, 1);
+  }
+  // The time since `start`, per row of `rows`, into the execute latency histogram (ns).
+  void RecordExecute(std::chrono::steady_clock::time_point start, std::size_t rows) {
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    metrics_.execute_latency.Record(static_cast<uint64_t>(ns) / rows);
   }
   void Run(topology::Tuple& t) {
     try {
@@ -506,6 +522,7 @@ class BoltExecutor final : public TaskExecutor,
   bool flushed_ = false;
   static constexpr uint32_t kFlushCheckEvery = 64;  // tuples between clock reads
   uint32_t since_flush_check_ = 0;
+  uint32_t since_sample_ = 0;  // tuples since Execute was last timed
   std::chrono::steady_clock::time_point last_mid_pop_flush_{};
   const bool tracking_;
   const std::chrono::steady_clock::duration timeout_;  // topology.message.timeout.secs

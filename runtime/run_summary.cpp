@@ -37,13 +37,19 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
         if (it == cs.gauges.end()) {
           cs.gauges.emplace_back(name, value);
         } else {
-          it->second += value;
+          it->second = CombineGauge(name, it->second, value);
         }
       }
     }
     summary.components.push_back(std::move(cs));
   }
   return summary;
+}
+
+uint64_t CombineGauge(std::string_view name, uint64_t a, uint64_t b) noexcept {
+  if (name == "watermark ms") return std::min(a, b);
+  if (name == "watermark lag ms") return std::max(a, b);
+  return a + b;
 }
 
 }  // namespace tempest::runtime

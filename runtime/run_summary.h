@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/acking/latency_histogram.h"
+#include "tempest/metrics.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 
@@ -88,9 +89,18 @@ struct TaskSnapshot {
   uint64_t blocked_pushes = 0;         // times a producer waited for room in its queue
   bool finished = false;               // the task has ended (end-of-stream, or stopped)
   std::vector<std::pair<std::string, uint64_t>> gauges;  // ReportGauge, latest value per name
+  LatencyCounts execute_latency;   // bolts: Execute's time per tuple, in nanoseconds (sampled)
+  std::size_t queue_size = 0;      // tuples queued for the task now
+  std::size_t queue_capacity = 0;  // the queue's capacity (producers block there)
+  std::vector<topology::MetricReading> user_metrics;  // the task's own (RegisterCounter, ...)
   std::string last_error;     // the latest error of user code (threw, ReportError); empty: none
   int64_t last_error_ms = 0;  // when, in ms since the epoch
 };
+
+// A component's value of a gauge from two of its tasks' values: a watermark is the component's
+// lowest (the event time it has fully seen), a lag its highest; any other gauge (rows held,
+// bytes read) adds up.
+uint64_t CombineGauge(std::string_view name, uint64_t a, uint64_t b) noexcept;
 
 // Totals per component (in spec order) of the given task counters; the other fields are left for
 // the caller.

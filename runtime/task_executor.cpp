@@ -20,7 +20,8 @@ Outbox::Destinations OutboxDestinations(const ExecutorSetup& setup) {
 
 TaskExecutor::TaskExecutor(ExecutorSetup setup)
     : setup_(std::move(setup)),
-      context_(setup_.spec, setup_.layout, setup_.task, setup_.restarted, setup_.link != nullptr),
+      context_(setup_.spec, setup_.layout, setup_.task, setup_.restarted, setup_.link != nullptr,
+               setup_.metrics->user),
       metrics_(*setup_.metrics),
       emitter_(context_, setup_.router,
                Outbox(setup_.task, setup_.queues, OutboxDestinations(setup_),

@@ -126,6 +126,10 @@ std::vector<TaskSnapshot> TaskHost::Snapshot() const {
     s.blocked_pushes = q.blocked_pushes;
     s.finished = m.finished.load();
     s.gauges = m.Gauges();
+    s.execute_latency = m.execute_latency.Read();
+    s.queue_size = q.queued_tuples;
+    s.queue_capacity = q.capacity_tuples;
+    s.user_metrics = m.user->Read();
     TaskMetrics::LastError error = m.GetLastError();
     s.last_error = std::move(error.text);
     s.last_error_ms = error.unix_ms;

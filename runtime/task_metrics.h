@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "runtime/acking/latency_histogram.h"
+#include "tempest/metrics.h"
 
 namespace tempest::runtime {
 
@@ -30,6 +32,12 @@ struct TaskMetrics {
   std::atomic<uint64_t> replayed{0};  // emits of a message id that had failed before
   std::atomic<uint64_t> pending{0};   // tracked tuples whose tree is not decided yet (a gauge)
   LatencyHistogram complete_latency;  // emit -> tree completed, per acked message id
+  // Bolts: Execute's time per tuple in nanoseconds, one tuple in kExecuteSampleEvery (as Storm
+  // samples its stats); a batch bolt's ExecuteBatch time per row, every batch.
+  LatencyHistogram execute_latency;
+  static constexpr uint32_t kExecuteSampleEvery = 32;
+  // The task's own metrics (TopologyContext::RegisterCounter and the like).
+  std::shared_ptr<topology::MetricRegistry> user = std::make_shared<topology::MetricRegistry>();
   std::atomic<bool> finished{false};  // the task's thread is done (set before TaskFinished)
 
   // Named gauges a bolt reports (ReportGauge), in first-reported order. Set rarely (ticks, end

@@ -8,12 +8,14 @@ namespace tempest::topology {
 
 TopologyContext::TopologyContext(std::shared_ptr<const TopologySpec> spec,
                                  std::shared_ptr<const TaskLayout> layout, int task_id,
-                                 bool restarted, bool worker_process)
+                                 bool restarted, bool worker_process,
+                                 std::shared_ptr<MetricRegistry> metrics)
     : spec_(std::move(spec)),
       layout_(std::move(layout)),
       task_id_(task_id),
       restarted_(restarted),
-      worker_process_(worker_process) {}
+      worker_process_(worker_process),
+      metrics_(metrics ? std::move(metrics) : std::make_shared<MetricRegistry>()) {}
 
 const std::string& TopologyContext::GetThisComponentId() const {
   return layout_->ComponentOf(task_id_);

@@ -15,14 +15,51 @@ struct StringSink {
   void write(const char* data, std::size_t size) { out->append(data, size); }
 };
 
-// Version 3: task counters carry their latest error and its time (15th and 16th parts).
-constexpr uint64_t kControlVersion = 3;
+// Version 4: task counters carry their latest error and its time, the execute latency, the
+// queue's fill and the task's own metrics (parts 15 to 20).
+constexpr uint64_t kControlVersion = 4;
 constexpr uint32_t kParts = 13;
-constexpr uint32_t kCounterParts = 16;
+constexpr uint32_t kCounterParts = 20;
+constexpr uint32_t kMetricParts = 4;  // name, kind, value, buckets
 
 void PackString(msgpack::packer<StringSink>& pk, const std::string& s) {
   pk.pack_str(static_cast<uint32_t>(s.size()));
   pk.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
+}
+
+void PackUints(msgpack::packer<StringSink>& pk, const std::vector<uint64_t>& values) {
+  pk.pack_array(static_cast<uint32_t>(values.size()));
+  for (uint64_t v : values) pk.pack_uint64(v);
+}
+
+bool ReadUints(MsgpackReader& r, std::vector<uint64_t>& out, const char* what) {
+  uint32_t n = 0;
+  if (!r.ReadArrayHeader(n, what)) return false;
+  out.assign(n, 0);
+  for (uint64_t& v : out) {
+    if (!r.ReadUint(v, what)) return false;
+  }
+  return true;
+}
+
+bool ReadMetric(MsgpackReader& r, topology::MetricReading& m) {
+  uint32_t parts = 0;
+  uint64_t kind = 0;
+  if (!r.ReadArrayHeader(parts, "a metric")) return false;
+  if (parts != kMetricParts)
+    return r.Fail(fmt::format("a metric does not have {} parts", kMetricParts));
+  if (!r.ReadString(m.name, "a metric's name") || !r.ReadUint(kind, "a metric's kind")) {
+    return false;
+  }
+  if (kind > static_cast<uint64_t>(topology::MetricReading::Kind::kHistogram)) {
+    return r.Fail(fmt::format("unknown metric kind {}", kind));
+  }
+  m.kind = static_cast<topology::MetricReading::Kind>(kind);
+  if (!r.ReadInt(m.value, "a metric's value") || !ReadUints(r, m.buckets, "a histogram")) {
+    return false;
+  }
+  if (m.buckets.size() % 2 != 0) return r.Fail("a histogram is not (bucket, count) pairs");
+  return true;
 }
 
 bool ReadSmallInt(MsgpackReader& r, int& out, const char* what) {
@@ -71,6 +108,17 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
     }
     PackString(pk, t.last_error);
     pk.pack_int64(t.last_error_ms);
+    PackUints(pk, t.execute_latency);
+    pk.pack_uint64(t.queue_size);
+    pk.pack_uint64(t.queue_capacity);
+    pk.pack_array(static_cast<uint32_t>(t.user_metrics.size()));
+    for (const topology::MetricReading& m : t.user_metrics) {
+      pk.pack_array(kMetricParts);
+      PackString(pk, m.name);
+      pk.pack_uint8(static_cast<uint8_t>(m.kind));
+      pk.pack_int64(m.value);
+      PackUints(pk, m.buckets);
+    }
   }
   pk.pack_array(static_cast<uint32_t>(m.endpoints.size()));
   for (const std::string& e : m.endpoints) PackString(pk, e);
@@ -149,8 +197,20 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
       }
     }
     if (!r.ReadString(t.last_error, "the last error") ||
-        !r.ReadInt(t.last_error_ms, "the last error's time")) {
+        !r.ReadInt(t.last_error_ms, "the last error's time") ||
+        !ReadUints(r, t.execute_latency, "the execute latency") ||
+        !r.ReadUint(t.queue_size, "the queue size") ||
+        !r.ReadUint(t.queue_capacity, "the queue capacity")) {
       return fail(false);
+    }
+    if (t.execute_latency.size() % 2 != 0) {
+      return fail(r.Fail("the execute latency is not (bucket, count) pairs"));
+    }
+    uint32_t metrics = 0;
+    if (!r.ReadArrayHeader(metrics, "the task's metrics")) return fail(false);
+    t.user_metrics.assign(metrics, {});
+    for (topology::MetricReading& m : t.user_metrics) {
+      if (!ReadMetric(r, m)) return fail(false);
     }
   }
   if (!r.ReadArrayHeader(n, "the endpoints")) return fail(false);

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "tempest/metrics.h"
+
 namespace tempest::transport {
 
 // What the supervisor and its workers tell each other over a worker's control socket
@@ -42,6 +44,10 @@ struct TaskCounters {
   // The task's latest error (user code threw, ReportError) and when, in ms since the epoch.
   std::string last_error;
   int64_t last_error_ms = 0;
+  // Bolts: execute latency (ns) as (bucket, count) pairs, like `latency`.
+  std::vector<uint64_t> execute_latency;
+  uint64_t queue_size = 0, queue_capacity = 0;
+  std::vector<topology::MetricReading> user_metrics;  // the task's own metrics
   friend bool operator==(const TaskCounters&, const TaskCounters&) = default;
 };
 

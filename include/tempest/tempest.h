@@ -10,6 +10,7 @@
 #include "tempest/fields.h"                  // Fields, GlobalStreamId, StreamSchema
 #include "tempest/grouping.h"                // GroupingType, CustomStreamGrouping
 #include "tempest/joins.h"                   // JoinBoltBuilder, IntervalJoinBoltBuilder, ...
+#include "tempest/metrics.h"                 // Counter, Meter, Gauge, Histogram
 #include "tempest/output_collector.h"        // OutputCollector, SpoutOutputCollector
 #include "tempest/output_fields_declarer.h"  // OutputFieldsDeclarer
 #include "tempest/plugin.h"                  // ComponentRegistry, TEMPEST_PLUGIN

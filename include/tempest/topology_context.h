@@ -9,6 +9,7 @@
 
 #include "tempest/config.h"
 #include "tempest/fields.h"
+#include "tempest/metrics.h"
 
 namespace tempest::topology {
 
@@ -20,9 +21,10 @@ class ContextAccess;
 // parts are shared with every other task of the run.
 class TopologyContext {
  public:
+  // `metrics`: where this task's own metrics are kept (a new registry when null).
   TopologyContext(std::shared_ptr<const TopologySpec> spec,
                   std::shared_ptr<const TaskLayout> layout, int task_id, bool restarted = false,
-                  bool worker_process = false);
+                  bool worker_process = false, std::shared_ptr<MetricRegistry> metrics = nullptr);
 
   int GetThisTaskId() const noexcept { return task_id_; }
   const std::string& GetThisComponentId() const;
@@ -48,6 +50,17 @@ class TopologyContext {
   // restarts if it dies; false in a one-process run.
   bool IsWorkerProcess() const noexcept { return worker_process_; }
 
+  // This task's own metrics (Storm's metrics v2), registered in Prepare or Open and updated from
+  // the task's thread; exported per task with the built-in ones (docs/metrics.md). The same
+  // name again returns the same metric; the same name as another kind throws
+  // std::invalid_argument.
+  Counter& RegisterCounter(std::string_view name) const { return metrics_->RegisterCounter(name); }
+  Meter& RegisterMeter(std::string_view name) const { return metrics_->RegisterMeter(name); }
+  Gauge& RegisterGauge(std::string_view name) const { return metrics_->RegisterGauge(name); }
+  Histogram& RegisterHistogram(std::string_view name) const {
+    return metrics_->RegisterHistogram(name);
+  }
+
  private:
   friend class ContextAccess;  // the runtime's access (topology/topology_context.h)
   std::shared_ptr<const TopologySpec> spec_;
@@ -55,6 +68,7 @@ class TopologyContext {
   int task_id_;
   bool restarted_;
   bool worker_process_;
+  std::shared_ptr<MetricRegistry> metrics_;  // the task's own, shared with its reporters
 };
 
 }  // namespace tempest::topology

@@ -30,6 +30,38 @@ TaskCounters WorkerCounters::Of(int task) const {
   return c;
 }
 
+namespace {
+
+// Histograms as (bucket, count) pairs: `c`'s added into `into`.
+void MergePairs(std::vector<uint64_t>& into, const std::vector<uint64_t>& c) {
+  std::map<uint64_t, uint64_t> merged;
+  for (std::size_t i = 0; i + 1 < into.size(); i += 2) merged[into[i]] += into[i + 1];
+  for (std::size_t i = 0; i + 1 < c.size(); i += 2) merged[c[i]] += c[i + 1];
+  into.clear();
+  for (const auto& [bucket, count] : merged) {
+    into.push_back(bucket);
+    into.push_back(count);
+  }
+}
+
+// A task's own metric across its incarnations: counts and histograms add up (a restarted task
+// counts from 0 again), a gauge is the latest incarnation's.
+void MergeMetric(std::vector<topology::MetricReading>& into, const topology::MetricReading& m) {
+  auto it = std::find_if(into.begin(), into.end(), [&](const topology::MetricReading& x) {
+    return x.name == m.name && x.kind == m.kind;
+  });
+  if (it == into.end()) {
+    into.push_back(m);
+  } else if (m.kind == topology::MetricReading::Kind::kGauge) {
+    it->value = m.value;
+  } else {
+    it->value += m.value;
+    MergePairs(it->buckets, m.buckets);
+  }
+}
+
+}  // namespace
+
 void AddCounters(TaskCounters& into, const TaskCounters& c) {
   into.task = c.task;
   into.emitted += c.emitted;
@@ -58,17 +90,17 @@ void AddCounters(TaskCounters& into, const TaskCounters& c) {
     into.last_error = c.last_error;
     into.last_error_ms = c.last_error_ms;
   }
-  std::map<uint64_t, uint64_t> merged;
-  for (std::size_t i = 0; i + 1 < into.latency.size(); i += 2) {
-    merged[into.latency[i]] += into.latency[i + 1];
-  }
-  for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2) {
-    merged[c.latency[i]] += c.latency[i + 1];
-  }
-  into.latency.clear();
-  for (const auto& [bucket, count] : merged) {
-    into.latency.push_back(bucket);
-    into.latency.push_back(count);
+  MergePairs(into.latency, c.latency);
+  MergePairs(into.execute_latency, c.execute_latency);
+  into.queue_size = c.queue_size;  // a level: the latest incarnation's
+  into.queue_capacity = c.queue_capacity;
+  for (const topology::MetricReading& m : c.user_metrics) MergeMetric(into.user_metrics, m);
+}
+
+// (bucket, count) pairs into a histogram's counts; buckets out of range are ignored.
+static void AddPairs(LatencyCounts& into, const std::vector<uint64_t>& pairs) {
+  for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+    if (pairs[i] < into.counts.size()) into.counts[pairs[i]] += pairs[i + 1];
   }
 }
 
@@ -85,11 +117,11 @@ TaskSnapshot SnapshotOf(const TaskCounters& c, std::string component, bool finis
   s.timed_out = c.timed_out;
   s.replayed = c.replayed;
   s.pending = c.pending;
-  for (std::size_t i = 0; i + 1 < c.latency.size(); i += 2) {
-    if (c.latency[i] < s.complete_latency.counts.size()) {
-      s.complete_latency.counts[c.latency[i]] += c.latency[i + 1];
-    }
-  }
+  AddPairs(s.complete_latency, c.latency);
+  AddPairs(s.execute_latency, c.execute_latency);
+  s.queue_size = c.queue_size;
+  s.queue_capacity = c.queue_capacity;
+  s.user_metrics = c.user_metrics;
   s.queue_high_water = c.queue_high_water;
   s.blocked_pushes = c.blocked_pushes;
   s.gauges = c.gauges;

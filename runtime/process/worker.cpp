@@ -47,6 +47,17 @@ class Wakeup {
   int fd_;
 };
 
+// A histogram's non-empty buckets as (bucket, count) pairs.
+std::vector<uint64_t> Pairs(const LatencyCounts& latency) {
+  std::vector<uint64_t> pairs;
+  for (std::size_t b = 0; b < latency.counts.size(); ++b) {
+    if (latency.counts[b] == 0) continue;
+    pairs.push_back(b);
+    pairs.push_back(latency.counts[b]);
+  }
+  return pairs;
+}
+
 std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& tasks) {
   std::vector<transport::TaskCounters> out;
   out.reserve(tasks.size());
@@ -67,11 +78,11 @@ std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& t
     c.gauges = t.gauges;
     c.last_error = t.last_error;
     c.last_error_ms = t.last_error_ms;
-    for (std::size_t b = 0; b < t.complete_latency.counts.size(); ++b) {
-      if (t.complete_latency.counts[b] == 0) continue;
-      c.latency.push_back(b);
-      c.latency.push_back(t.complete_latency.counts[b]);
-    }
+    c.latency = Pairs(t.complete_latency);
+    c.execute_latency = Pairs(t.execute_latency);
+    c.queue_size = t.queue_size;
+    c.queue_capacity = t.queue_capacity;
+    c.user_metrics = t.user_metrics;
     out.push_back(std::move(c));
   }
   return out;

@@ -294,7 +294,10 @@ void TaskQueue::Close() {
 
 TaskQueue::Stats TaskQueue::GetStats() const {
   std::lock_guard lock(mu_);
-  return stats_;
+  Stats stats = stats_;
+  stats.queued_tuples = tuples_;
+  stats.capacity_tuples = capacity_;
+  return stats;
 }
 
 }  // namespace tempest::runtime

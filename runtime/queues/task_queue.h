@@ -120,6 +120,8 @@ class TaskQueue {
     uint64_t wakeups = 0;                // times a push or Wake() woke the waiting consumer
     uint64_t yields = 0;                 // times the consumer found nothing and yielded
     uint64_t yields_ended_by_input = 0;  // of those, the ones input (or close) ended
+    std::size_t queued_tuples = 0;       // tuples queued now
+    std::size_t capacity_tuples = 0;     // the capacity producers block at
   };
   Stats GetStats() const;
 

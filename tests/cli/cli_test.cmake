@@ -142,6 +142,25 @@ foreach(workers 1 2)
                   OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
   expect_eq("web UI actions on ${workers} workers (${out})" "${rc}" "0")
 endforeach()
+# A bolt's own metrics (tests/integration/gauge_bolt.h, from its plugin) pass promtool too.
+run_until("metrics at"
+          "url=$(grep -o 'http://[^ ]*/metrics' \"$log\"); '${CURL}' -sf \"$url\" > '${scraped}'"
+          ${data}/process/gauges_worker.yaml --set count=0 --set plugin=${GAUGE_PLUGIN}
+          --progress-interval 0 --workers 2)
+expect_eq("user metrics run exit code" "${rc}" "0")
+execute_process(COMMAND ${PROMTOOL} check metrics INPUT_FILE ${scraped}
+                OUTPUT_VARIABLE promtool_out ERROR_VARIABLE promtool_out RESULT_VARIABLE rc)
+file(READ ${scraped} metrics)
+file(REMOVE ${scraped})
+expect_eq("promtool check metrics of user metrics (${promtool_out})" "${rc}" "0")
+foreach(series "tempest_user_metric{topology=\"process-gauges\",component=\"gauges\",task=\"1\",name=\"task\",kind=\"gauge\"} 1"
+               "tempest_user_events_total{topology=\"process-gauges\",component=\"gauges\",task=\"1\",name=\"marks\"} "
+               "tempest_user_distribution_bucket{topology=\"process-gauges\",component=\"gauges\",task=\"1\",name=\"ones\",le=\"+Inf\"} ")
+  string(FIND "${metrics}" "\n${series}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "no '${series}' in:\n${metrics}")
+  endif()
+endforeach()
 tempest(run ${data}/cli/paced.yaml --set count=10 --metrics-port 0)
 if(err MATCHES "metrics at")
   message(FATAL_ERROR "--metrics-port 0 still serves metrics:\n${err}")

@@ -12,14 +12,23 @@
 namespace tempest::testing {
 
 // Acks and counts its inputs; reports "rows" (inputs this task executed) and "tasks" (1) at
-// end-of-stream, summed over the tasks by the run summary.
+// end-of-stream, summed over the tasks by the run summary. Its own metrics, registered in
+// Prepare: counter "seen" and meter "marks" (+1 per input), histogram "ones" (1 per input),
+// gauge "task" (its task id).
 class GaugeBolt : public topology::Bolt {
  public:
-  void Prepare(const topology::TopologyContext&, topology::OutputCollector& out) override {
+  void Prepare(const topology::TopologyContext& context, topology::OutputCollector& out) override {
     out_ = &out;
+    seen_ = &context.RegisterCounter("seen");
+    marks_ = &context.RegisterMeter("marks");
+    ones_ = &context.RegisterHistogram("ones");
+    context.RegisterGauge("task").Set(context.GetThisTaskId());
   }
   void Execute(const topology::Tuple& input) override {
     ++rows_;
+    seen_->Inc();
+    marks_->Mark();
+    ones_->Update(1);
     out_->Ack(input);
   }
   void OnEndOfStream() override {
@@ -31,6 +40,9 @@ class GaugeBolt : public topology::Bolt {
  private:
   topology::OutputCollector* out_ = nullptr;
   uint64_t rows_ = 0;
+  topology::Counter* seen_ = nullptr;
+  topology::Meter* marks_ = nullptr;
+  topology::Histogram* ones_ = nullptr;
 };
 
 inline void RegisterGaugeBolt(topology::ComponentRegistry& registry) {

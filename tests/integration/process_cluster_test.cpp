@@ -107,13 +107,37 @@ TEST_F(ProcessClusterTest, GaugesOfEveryWorkerAreSummedInTheSummary) {
                             "--set",
                             std::string("plugin=") + TEMPEST_GAUGE_PLUGIN,
                             "--quiet"};
-  const RunSummary summary = ProcessCluster(spec, options).Run();
+  ProcessCluster cluster(spec, options);
+  const RunSummary summary = cluster.Run();
   ASSERT_TRUE(summary.completed) << summary.error;
   EXPECT_EQ(summary.workers, 2);
   EXPECT_EQ(summary.Find("gauges")->executed, 10000u);
   const std::vector<std::pair<std::string, uint64_t>> expected = {{"rows", 10000}, {"tasks", 4}};
   EXPECT_EQ(summary.Find("gauges")->gauges, expected);
   EXPECT_TRUE(summary.Find("gen")->gauges.empty());
+  // The bolt's own metrics, from every worker's last heartbeat: each task's, adding up.
+  int64_t seen = 0, marks = 0, ones_sum = 0;
+  uint64_t ones_in_bucket_1 = 0;
+  for (const runtime::TaskSnapshot& t : cluster.Snapshot()) {
+    if (t.component != "gauges") continue;
+    ASSERT_EQ(t.user_metrics.size(), 4u) << "task " << t.task;
+    EXPECT_EQ(t.user_metrics[0].name, "seen");
+    seen += t.user_metrics[0].value;
+    EXPECT_EQ(t.user_metrics[1].kind, topology::MetricReading::Kind::kMeter);
+    marks += t.user_metrics[1].value;
+    EXPECT_EQ(t.user_metrics[2].kind, topology::MetricReading::Kind::kHistogram);
+    ones_sum += t.user_metrics[2].value;
+    ASSERT_EQ(t.user_metrics[2].buckets.size(), 2u);
+    EXPECT_EQ(t.user_metrics[2].buckets[0], 1u);
+    ones_in_bucket_1 += t.user_metrics[2].buckets[1];
+    EXPECT_EQ(t.user_metrics[3],
+              (topology::MetricReading{"task", topology::MetricReading::Kind::kGauge, t.task, {}}));
+    EXPECT_EQ(t.execute_latency.Total(), t.executed / 32) << "one tuple in 32 is timed";
+  }
+  EXPECT_EQ(seen, 10000);
+  EXPECT_EQ(marks, 10000);
+  EXPECT_EQ(ones_sum, 10000);
+  EXPECT_EQ(ones_in_bucket_1, 10000u);
 }
 
 TEST_F(ProcessClusterTest, TheRunFolderIsPrivateAndRemovedAtTheEnd) {

@@ -84,6 +84,51 @@ TEST(PrometheusTextTest, CountersGaugesAndTheLatencyHistogramPerTask) {
             (std::vector<std::string>{"tempest_complete_latency_seconds_count{" + g + "} 8"}));
 }
 
+TEST(PrometheusTextTest, QueueFillExecuteLatencyAndTheComponentsOwnMetrics) {
+  using Kind = topology::MetricReading::Kind;
+  runtime::TaskSnapshot gen;
+  gen.task = 1;
+  gen.component = "gen";
+  runtime::TaskSnapshot count;
+  count.task = 2;
+  count.component = "count \"x\"";
+  count.queue_size = 300;
+  count.queue_capacity = 16384;
+  count.execute_latency.counts[runtime::LatencyBuckets::Of(500)] = 4;  // 496..511 ns
+  count.user_metrics = {{"in flight", Kind::kCounter, -2, {}},
+                        {"parsed", Kind::kMeter, 42, {}},
+                        {"cache", Kind::kGauge, 7, {}},
+                        {"rows", Kind::kHistogram, 1003, {1, 3, 10, 1}}};
+  const std::string text = PrometheusText(Spec(), {gen, count});
+  const std::string c = R"(topology="wc",component="count \"x\"",task="2")";
+  EXPECT_EQ(Lines(text, "tempest_queue_size{" + c),
+            (std::vector<std::string>{"tempest_queue_size{" + c + "} 300"}));
+  EXPECT_EQ(Lines(text, "tempest_queue_capacity{" + c),
+            (std::vector<std::string>{"tempest_queue_capacity{" + c + "} 16384"}));
+  // Execute latency in seconds from nanoseconds: only bolts have it.
+  EXPECT_TRUE(Lines(text, "tempest_execute_latency_seconds_count{topology=\"wc\",component=\"gen\"")
+                  .empty());
+  EXPECT_EQ(Lines(text, "tempest_execute_latency_seconds_bucket{" + c + R"(,le="5.11e-07"})"),
+            (std::vector<std::string>{"tempest_execute_latency_seconds_bucket{" + c +
+                                      R"(,le="5.11e-07"} 4)"}));
+  EXPECT_EQ(Lines(text, "tempest_execute_latency_seconds_count{" + c),
+            (std::vector<std::string>{"tempest_execute_latency_seconds_count{" + c + "} 4"}));
+  EXPECT_EQ(Lines(text, "tempest_user_"),
+            (std::vector<std::string>{
+                "tempest_user_metric{" + c + R"(,name="in flight",kind="counter"} -2)",
+                "tempest_user_metric{" + c + R"(,name="cache",kind="gauge"} 7)",
+                "tempest_user_events_total{" + c + R"(,name="parsed"} 42)",
+                "tempest_user_distribution_bucket{" + c + R"(,name="rows",le="1"} 3)",
+                "tempest_user_distribution_bucket{" + c + R"(,name="rows",le="1023"} 4)",
+                "tempest_user_distribution_bucket{" + c + R"(,name="rows",le="+Inf"} 4)",
+                "tempest_user_distribution_sum{" + c + R"(,name="rows"} 1003)",
+                "tempest_user_distribution_count{" + c + R"(,name="rows"} 4)"}));
+  EXPECT_EQ(Lines(text, "# TYPE tempest_user_events_total"),
+            (std::vector<std::string>{"# TYPE tempest_user_events_total counter"}));
+  // No family without a sample.
+  EXPECT_TRUE(Lines(PrometheusText(Spec(), {gen}), "# TYPE tempest_user_").empty());
+}
+
 TEST(PrometheusTextTest, WorkerProcessesWhenThereAreSeveral) {
   runtime::TaskSnapshot gen;
   gen.task = 1;

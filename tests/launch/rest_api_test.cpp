@@ -81,7 +81,8 @@ TEST_F(RestApiTest, TheTopologyWithItsSpoutsAndBolts) {
   EXPECT_EQ(t["spouts"][0]["pending"], 2);
   EXPECT_EQ(t["bolts"], json::parse(R"([{"boltId": "count", "tasks": 2, "executors": 2,
               "emitted": 0, "executed": 10, "acked": 0, "failed": 0, "errors": 1, "dropped": 0,
-              "gauges": {"words": 12},
+              "gauges": {"words": 12}, "executeLatency": "0.000", "executeLatencyP50Ms": 0.0,
+              "executeLatencyP99Ms": 0.0, "metrics": {},
               "inputs": [{"component": "gen", "stream": "default", "grouping": "FIELDS",
                           "fields": ["word"]}]}])"));
   EXPECT_EQ(t["errors"], json::parse(R"([{"component": "count", "task": 3,
@@ -101,6 +102,40 @@ TEST_F(RestApiTest, WorkersWithTheirRestartsAndTheStatusTheRunIsIn) {
        "droppedFrames": 0}])"));
   EXPECT_EQ(t["status"], "INACTIVE");
   EXPECT_EQ(Get("/api/v1/topology/summary")["topologies"][0]["status"], "INACTIVE");
+}
+
+TEST_F(RestApiTest, AComponentsWatermarkIsItsLowestAndItsLagTheHighest) {
+  run_.tasks[1].gauges = {{"window rows", 5}, {"watermark ms", 9000}, {"watermark lag ms", 40}};
+  run_.tasks[2].gauges = {{"window rows", 7}, {"watermark ms", 7000}, {"watermark lag ms", 2040}};
+  EXPECT_EQ(Get("/api/v1/topology/word%20count")["bolts"][0]["gauges"],
+            json::parse(R"({"window rows": 12, "watermark ms": 7000, "watermark lag ms": 2040})"));
+  const runtime::RunSummary summary =
+      runtime::Summarize(spec_, topology::TaskLayout(spec_, 1), run_.tasks);
+  const std::vector<std::pair<std::string, uint64_t>> expected = {
+      {"window rows", 12}, {"watermark ms", 7000}, {"watermark lag ms", 2040}};
+  EXPECT_EQ(summary.Find("count")->gauges, expected);
+}
+
+TEST_F(RestApiTest, ExecuteLatencyAndTheComponentsOwnMetrics) {
+  using Kind = topology::MetricReading::Kind;
+  run_.tasks[1].execute_latency.counts[runtime::LatencyBuckets::Of(2048)] = 1;  // 2.048 µs
+  run_.tasks[2].execute_latency.counts[runtime::LatencyBuckets::Of(1024)] = 3;  // 1.024 µs
+  run_.tasks[1].user_metrics = {{"seen", Kind::kCounter, 4, {}},
+                                {"rows", Kind::kHistogram, 12, {2, 4}}};  // 4 values in [2, 3]
+  run_.tasks[2].user_metrics = {{"seen", Kind::kCounter, 6, {}},
+                                {"rows", Kind::kHistogram, 1000, {10, 1}}};
+  run_.tasks[2].queue_size = 9;
+  run_.tasks[2].queue_capacity = 16384;
+  const json bolt = Get("/api/v1/topology/word%20count")["bolts"][0];
+  EXPECT_EQ(bolt["executeLatency"], "0.001");  // (2048 + 3 x 1024) / 4 ns
+  EXPECT_EQ(bolt["executeLatencyP50Ms"], 0.001024);
+  EXPECT_EQ(bolt["executeLatencyP99Ms"], 0.001024);  // rank 3 of 4 (as completeLatencyP99Ms)
+  EXPECT_EQ(bolt["metrics"], json::parse(R"({"seen": {"type": "counter", "value": 10},
+              "rows": {"type": "histogram", "count": 5, "sum": 1012, "p50": 3, "p99": 3}})"));
+  const json task = Get("/api/v1/topology/word%20count/component/count")["executorStats"][1];
+  EXPECT_EQ(task["queueSize"], 9);
+  EXPECT_EQ(task["queueCapacity"], 16384);
+  EXPECT_EQ(task["executeLatencyP50Ms"], 0.001024);
 }
 
 TEST_F(RestApiTest, AComponentWithItsTasks) {

@@ -25,11 +25,17 @@ ControlMessage Full() {
   m.completed = true;
   m.dropped_frames = 3;
   m.incarnation = 4;
-  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}, {}, {}, 0},
-             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}, {}, {}, 0}};
+  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}, {}, {}, 0, {}, 0, 0, {}},
+             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}, {}, {}, 0, {}, 0, 0, {}}};
   m.tasks[1].gauges = {{"state rows left", 1200}, {"state rows right", UINT64_MAX}, {"", 0}};
   m.tasks[1].last_error = "execute threw: bad row";
   m.tasks[1].last_error_ms = 1796083200123;
+  m.tasks[1].execute_latency = {0, 12, 40, 3};
+  m.tasks[1].queue_size = 77;
+  m.tasks[1].queue_capacity = 16384;
+  m.tasks[1].user_metrics = {
+      {"seen", topology::MetricReading::Kind::kCounter, -3, {}},
+      {"rows", topology::MetricReading::Kind::kHistogram, 1010, {0, 2, 10, 1}}};
   m.endpoints = {"tcp://127.0.0.1:5000", "", "ipc:///a"};
   m.finished = {3, 8};
   return m;
@@ -85,7 +91,7 @@ TEST(ControlMessageTest, AnUnknownTypeOrVersionIsNamed) {
   body = Body(Full());
   body[1] = 5;
   EXPECT_FALSE(DecodeControlMessage(body, out, &error));
-  EXPECT_EQ(error, "control message version 5 with 13 parts, expected version 3 with 13");
+  EXPECT_EQ(error, "control message version 5 with 13 parts, expected version 4 with 13");
 }
 
 // The body of a heartbeat whose one task has `gauges` packed by hand, so that it can be wrong.
@@ -94,7 +100,7 @@ std::string HeartbeatWithGauges(
   msgpack::sbuffer buf;
   msgpack::packer<msgpack::sbuffer> pk(buf);
   pk.pack_array(13);
-  pk.pack_uint64(3);  // version
+  pk.pack_uint64(4);  // version
   pk.pack_uint8(static_cast<uint8_t>(ControlType::kHeartbeat));
   pk.pack_int32(0);   // worker
   pk.pack_int64(0);   // pid
@@ -105,15 +111,19 @@ std::string HeartbeatWithGauges(
   pk.pack_uint64(0);  // dropped frames
   pk.pack_int32(0);   // incarnation
   pk.pack_array(1);   // tasks
-  pk.pack_array(16);
+  pk.pack_array(20);
   pk.pack_int32(5);
   for (int i = 0; i < 11; ++i) pk.pack_uint64(0);
   pk.pack_array(0);  // latency
   gauges(pk);
-  pk.pack_str(0);    // last error
-  pk.pack_int64(0);  // its time
-  pk.pack_array(0);  // endpoints
-  pk.pack_array(0);  // finished
+  pk.pack_str(0);     // last error
+  pk.pack_int64(0);   // its time
+  pk.pack_array(0);   // execute latency
+  pk.pack_uint64(0);  // queue size
+  pk.pack_uint64(0);  // queue capacity
+  pk.pack_array(0);   // the task's own metrics
+  pk.pack_array(0);   // endpoints
+  pk.pack_array(0);   // finished
   return std::string(buf.data(), buf.size());
 }
 
