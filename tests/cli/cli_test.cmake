@@ -112,7 +112,7 @@ set(scraped ${CMAKE_CURRENT_BINARY_DIR}/metrics.txt)
 set(summary ${CMAKE_CURRENT_BINARY_DIR}/summary.json)
 foreach(workers 1 2)
   run_until("metrics at"
-            "url=$(grep -o 'http://[^ ]*/metrics' \"$log\"); '${CURL}' -sf \"$url\" > '${scraped}' && '${CURL}' -sf \"\${url%/metrics}/api/v1/topology/summary\" > '${summary}'"
+            "url=$(grep -o 'http://[^ ]*/metrics' \"$log\"); '${CURL}' -sf -m 10 \"$url\" > '${scraped}' && '${CURL}' -sf -m 10 \"\${url%/metrics}/api/v1/topology/summary\" > '${summary}'"
             ${data}/cli/paced.yaml --set count=0 --progress-interval 0 --workers ${workers})
   file(READ ${summary} summary_json)
   file(REMOVE ${summary})
@@ -144,7 +144,7 @@ foreach(workers 1 2)
 endforeach()
 # A bolt's own metrics (tests/integration/gauge_bolt.h, from its plugin) pass promtool too.
 run_until("metrics at"
-          "url=$(grep -o 'http://[^ ]*/metrics' \"$log\"); '${CURL}' -sf \"$url\" > '${scraped}'"
+          "url=$(grep -o 'http://[^ ]*/metrics' \"$log\"); '${CURL}' -sf -m 10 \"$url\" > '${scraped}'"
           ${data}/process/gauges_worker.yaml --set count=0 --set plugin=${GAUGE_PLUGIN}
           --progress-interval 0 --workers 2)
 expect_eq("user metrics run exit code" "${rc}" "0")
