@@ -112,39 +112,29 @@ Totals TotalsOf(const RunView& run, std::string_view component) {
   return totals;
 }
 
-// Milliseconds as Storm UI writes them (a string with three decimals): the mean of a latency
-// histogram, each latency counted as its bucket's lower bound.
-std::string MeanMillis(const runtime::LatencyCounts& latency) {
-  uint64_t n = 0;
-  double micros = 0;
-  for (std::size_t b = 0; b < latency.counts.size(); ++b) {
-    n += latency.counts[b];
-    micros += static_cast<double>(latency.counts[b]) *
-              static_cast<double>(runtime::LatencyBuckets::Lower(static_cast<int>(b)));
-  }
-  return fmt::format("{:.3f}", n == 0 ? 0.0 : micros / static_cast<double>(n) / 1000.0);
-}
-
-// A bolt's execute latency (histogram in ns): Storm UI's executeLatency (mean ms, a string) and
-// the p50 / p99 in ms.
-json ExecuteLatencyFields(const runtime::LatencyCounts& ns) {
+// Storm UI's latency fields for a histogram whose unit is 1/`per_ms` ms (µs: 1000, ns: 1e6):
+// PREFIX (the mean in ms, a string with three decimals as Storm writes it), PREFIXP50Ms and
+// PREFIXP99Ms; each latency counts as its bucket's lower bound.
+json LatencyFields(const runtime::LatencyCounts& latency, const std::string& prefix,
+                   double per_ms) {
   uint64_t n = 0;
   double sum = 0;
-  for (std::size_t b = 0; b < ns.counts.size(); ++b) {
-    n += ns.counts[b];
-    sum += static_cast<double>(ns.counts[b]) *
+  for (std::size_t b = 0; b < latency.counts.size(); ++b) {
+    n += latency.counts[b];
+    sum += static_cast<double>(latency.counts[b]) *
            static_cast<double>(runtime::LatencyBuckets::Lower(static_cast<int>(b)));
   }
-  return {
-      {"executeLatency", fmt::format("{:.3f}", n == 0 ? 0.0 : sum / static_cast<double>(n) / 1e6)},
-      {"executeLatencyP50Ms", static_cast<double>(ns.Quantile(0.5)) / 1e6},
-      {"executeLatencyP99Ms", static_cast<double>(ns.Quantile(0.99)) / 1e6}};
+  return {{prefix, fmt::format("{:.3f}", n == 0 ? 0.0 : sum / static_cast<double>(n) / per_ms)},
+          {prefix + "P50Ms", static_cast<double>(latency.Quantile(0.5)) / per_ms},
+          {prefix + "P99Ms", static_cast<double>(latency.Quantile(0.99)) / per_ms}};
 }
 
-json LatencyFields(const runtime::LatencyCounts& latency) {
-  return {{"completeLatency", MeanMillis(latency)},
-          {"completeLatencyP50Ms", static_cast<double>(latency.Quantile(0.5)) / 1000.0},
-          {"completeLatencyP99Ms", static_cast<double>(latency.Quantile(0.99)) / 1000.0}};
+// A spout's complete latency (µs) and a bolt's execute latency (ns, sampled).
+json LatencyFields(const runtime::LatencyCounts& micros) {
+  return LatencyFields(micros, "completeLatency", 1000.0);
+}
+json ExecuteLatencyFields(const runtime::LatencyCounts& nanos) {
+  return LatencyFields(nanos, "executeLatency", 1e6);
 }
 
 int TaskCount(const RunView& run) {
