@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "runtime/acking/latency_histogram.h"
@@ -57,16 +56,7 @@ struct Totals {
       return;
     }
     it->value += m.value;
-    std::map<uint64_t, uint64_t> merged;
-    for (std::size_t i = 0; i + 1 < it->buckets.size(); i += 2)
-      merged[it->buckets[i]] += it->buckets[i + 1];
-    for (std::size_t i = 0; i + 1 < m.buckets.size(); i += 2)
-      merged[m.buckets[i]] += m.buckets[i + 1];
-    it->buckets.clear();
-    for (const auto& [bucket, count] : merged) {
-      it->buckets.push_back(bucket);
-      it->buckets.push_back(count);
-    }
+    runtime::MergeBucketPairs(it->buckets, m.buckets);
   }
 };
 

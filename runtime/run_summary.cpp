@@ -1,6 +1,7 @@
 #include "runtime/run_summary.h"
 
 #include <algorithm>
+#include <map>
 
 namespace tempest::runtime {
 
@@ -44,6 +45,17 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
     summary.components.push_back(std::move(cs));
   }
   return summary;
+}
+
+void MergeBucketPairs(std::vector<uint64_t>& into, const std::vector<uint64_t>& add) {
+  std::map<uint64_t, uint64_t> merged;
+  for (std::size_t i = 0; i + 1 < into.size(); i += 2) merged[into[i]] += into[i + 1];
+  for (std::size_t i = 0; i + 1 < add.size(); i += 2) merged[add[i]] += add[i + 1];
+  into.clear();
+  for (const auto& [bucket, count] : merged) {
+    into.push_back(bucket);
+    into.push_back(count);
+  }
 }
 
 uint64_t CombineGauge(std::string_view name, uint64_t a, uint64_t b) noexcept {

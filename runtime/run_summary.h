@@ -97,6 +97,10 @@ struct TaskSnapshot {
   int64_t last_error_ms = 0;  // when, in ms since the epoch
 };
 
+// Adds a histogram given as (bucket, count) pairs (as heartbeats carry them) into another,
+// keeping the pairs in bucket order.
+void MergeBucketPairs(std::vector<uint64_t>& into, const std::vector<uint64_t>& add);
+
 // A component's value of a gauge from two of its tasks' values: a watermark is the component's
 // lowest (the event time it has fully seen), a lag its highest; any other gauge (rows held,
 // bytes read) adds up.

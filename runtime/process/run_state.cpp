@@ -32,18 +32,6 @@ TaskCounters WorkerCounters::Of(int task) const {
 
 namespace {
 
-// Histograms as (bucket, count) pairs: `c`'s added into `into`.
-void MergePairs(std::vector<uint64_t>& into, const std::vector<uint64_t>& c) {
-  std::map<uint64_t, uint64_t> merged;
-  for (std::size_t i = 0; i + 1 < into.size(); i += 2) merged[into[i]] += into[i + 1];
-  for (std::size_t i = 0; i + 1 < c.size(); i += 2) merged[c[i]] += c[i + 1];
-  into.clear();
-  for (const auto& [bucket, count] : merged) {
-    into.push_back(bucket);
-    into.push_back(count);
-  }
-}
-
 // A task's own metric across its incarnations: counts and histograms add up (a restarted task
 // counts from 0 again), a gauge is the latest incarnation's.
 void MergeMetric(std::vector<topology::MetricReading>& into, const topology::MetricReading& m) {
@@ -56,7 +44,7 @@ void MergeMetric(std::vector<topology::MetricReading>& into, const topology::Met
     it->value = m.value;
   } else {
     it->value += m.value;
-    MergePairs(it->buckets, m.buckets);
+    MergeBucketPairs(it->buckets, m.buckets);
   }
 }
 
@@ -90,8 +78,8 @@ void AddCounters(TaskCounters& into, const TaskCounters& c) {
     into.last_error = c.last_error;
     into.last_error_ms = c.last_error_ms;
   }
-  MergePairs(into.latency, c.latency);
-  MergePairs(into.execute_latency, c.execute_latency);
+  MergeBucketPairs(into.latency, c.latency);
+  MergeBucketPairs(into.execute_latency, c.execute_latency);
   into.queue_size = c.queue_size;  // a level: the latest incarnation's
   into.queue_capacity = c.queue_capacity;
   for (const topology::MetricReading& m : c.user_metrics) MergeMetric(into.user_metrics, m);
