@@ -187,6 +187,16 @@ std::string PrometheusText(const topology::TopologySpec& spec,
     }
   }
   out +=
+      "# HELP tempest_dropped_by_cause_total The dropped tuples by cause (late, no_timestamp, "
+      "max_retries, ...); per task they add up to tempest_dropped_total.\n"
+      "# TYPE tempest_dropped_by_cause_total counter\n";
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    for (const auto& [cause, n] : tasks[i].dropped_by_cause) {
+      out += fmt::format("tempest_dropped_by_cause_total{{{},cause=\"{}\"}} {}\n", labels[i],
+                         Escaped(cause), n);
+    }
+  }
+  out +=
       "# HELP tempest_complete_latency_seconds From a spout's emit to its tuple tree's "
       "completion.\n"
       "# TYPE tempest_complete_latency_seconds histogram\n";

@@ -22,6 +22,7 @@ struct Totals {
   runtime::LatencyCounts complete_latency;
   runtime::LatencyCounts execute_latency;  // ns
   json gauges = json::object();
+  json dropped_by_cause = json::object();
   std::vector<topology::MetricReading> metrics;  // the tasks' own, each name's combined
 
   void Add(const runtime::TaskSnapshot& t) {
@@ -32,6 +33,9 @@ struct Totals {
     failed += t.failed;
     errors += t.errors;
     dropped += t.dropped;
+    for (const auto& [cause, n] : t.dropped_by_cause) {
+      dropped_by_cause[cause] = dropped_by_cause.value(cause, uint64_t{0}) + n;
+    }
     timed_out += t.timed_out;
     replayed += t.replayed;
     pending += t.pending;
@@ -189,20 +193,36 @@ json WorkersOf(const RunView& run) {
 }
 
 json SpoutEntry(const topology::ComponentSpec& c, const Totals& t) {
-  json j = {{"spoutId", c.id},      {"tasks", t.tasks},        {"executors", t.tasks},
-            {"emitted", t.emitted}, {"acked", t.acked},        {"failed", t.failed},
-            {"errors", t.errors},   {"timedOut", t.timed_out}, {"replayed", t.replayed},
-            {"pending", t.pending}, {"givenUp", t.dropped},    {"gauges", t.gauges}};
+  json j = {{"spoutId", c.id},
+            {"tasks", t.tasks},
+            {"executors", t.tasks},
+            {"emitted", t.emitted},
+            {"acked", t.acked},
+            {"failed", t.failed},
+            {"errors", t.errors},
+            {"timedOut", t.timed_out},
+            {"replayed", t.replayed},
+            {"pending", t.pending},
+            {"givenUp", t.dropped},
+            {"gauges", t.gauges},
+            {"droppedByCause", t.dropped_by_cause}};
   j.update(LatencyFields(t.complete_latency));
   j["metrics"] = MetricsJson(t.metrics);
   return j;
 }
 
 json BoltEntry(const topology::ComponentSpec& c, const Totals& t) {
-  json j = {{"boltId", c.id},       {"tasks", t.tasks},       {"executors", t.tasks},
-            {"emitted", t.emitted}, {"executed", t.executed}, {"acked", t.acked},
-            {"failed", t.failed},   {"errors", t.errors},     {"dropped", t.dropped},
-            {"gauges", t.gauges}};
+  json j = {{"boltId", c.id},
+            {"tasks", t.tasks},
+            {"executors", t.tasks},
+            {"emitted", t.emitted},
+            {"executed", t.executed},
+            {"acked", t.acked},
+            {"failed", t.failed},
+            {"errors", t.errors},
+            {"dropped", t.dropped},
+            {"gauges", t.gauges},
+            {"droppedByCause", t.dropped_by_cause}};
   j.update(ExecuteLatencyFields(t.execute_latency));
   j["metrics"] = MetricsJson(t.metrics);
   return j;
@@ -252,7 +272,9 @@ json Component(const RunView& run, const topology::ComponentSpec& c) {
               {"queueHighWater", t.queue_high_water},
               {"queueSize", t.queue_size},
               {"queueCapacity", t.queue_capacity},
-              {"finished", t.finished}};
+              {"finished", t.finished},
+              {"droppedByCause", json::object()}};
+    for (const auto& [cause, n] : t.dropped_by_cause) e["droppedByCause"][cause] = n;
     if (spout) {
       e["pending"] = t.pending;
       e.update(LatencyFields(t.complete_latency));

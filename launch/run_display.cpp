@@ -47,14 +47,20 @@ std::string RunDisplay::SummaryTable(const runtime::RunSummary& summary) {
     out += fmt::format("{:<16} {:>5} {:>12} {:>12} {:>12} {:>9} {:>7}\n", c.id, c.tasks, c.emitted,
                        c.executed, c.acked, c.failed, c.errors);
   }
-  // Bolts that dropped inputs on purpose (late tuples without a late stream); spouts that gave
-  // tuples up.
+  // Bolts that dropped inputs on purpose (late tuples without a late stream), by cause; spouts
+  // that gave tuples up.
   for (const runtime::ComponentSummary& c : summary.components) {
     if (c.dropped == 0) continue;
-    out += c.spout ? fmt::format("{}: {} tuples given up after topology.spout.max.retries\n", c.id,
-                                 c.dropped)
-                   : fmt::format("{}: {} inputs dropped (late or without a timestamp)\n", c.id,
-                                 c.dropped);
+    if (c.spout) {
+      out +=
+          fmt::format("{}: {} tuples given up after topology.spout.max.retries\n", c.id, c.dropped);
+      continue;
+    }
+    std::string causes;
+    for (const auto& [cause, n] : c.dropped_by_cause) {
+      causes += fmt::format("{}{} {}", causes.empty() ? "" : ", ", cause, n);
+    }
+    out += fmt::format("{}: {} inputs dropped ({})\n", c.id, c.dropped, causes);
   }
   // Bolts that reported gauges (ReportGauge), each summed over the component's tasks.
   for (const runtime::ComponentSummary& c : summary.components) {

@@ -508,7 +508,10 @@ class BoltExecutor final : public TaskExecutor,
     if (tracking_) emitter_.outbox().SendAck(setup_.layout->AckerOf(root), type, root, value);
   }
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
-  void ReportDropped(uint64_t count) override { TaskMetrics::Bump(metrics_.dropped, count); }
+  using topology::OutputCollector::ReportDropped;
+  void ReportDropped(std::string_view cause, uint64_t count) override {
+    metrics_.AddDropped(cause, count);
+  }
   void ReportGauge(std::string_view name, uint64_t value) override {
     metrics_.SetGauge(name, value);
   }

@@ -28,6 +28,9 @@ RunSummary Summarize(const topology::TopologySpec& spec, const topology::TaskLay
       cs.failed += t.failed;
       cs.errors += t.errors;
       cs.dropped += t.dropped;
+      for (const auto& [cause, n] : t.dropped_by_cause) {
+        topology::NamedValue(cs.dropped_by_cause, cause) += n;
+      }
       cs.timed_out += t.timed_out;
       cs.replayed += t.replayed;
       cs.pending += t.pending;

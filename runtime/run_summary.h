@@ -10,6 +10,7 @@
 
 #include "runtime/acking/latency_histogram.h"
 #include "tempest/metrics.h"
+#include "topology/named_counts.h"
 #include "topology/task_layout.h"
 #include "topology/topology_spec.h"
 
@@ -53,6 +54,7 @@ struct ComponentSummary {
   // Bolts: inputs dropped on purpose, e.g. late tuples (ReportDropped); spouts: message ids
   // given up after topology.spout.max.retries replays.
   uint64_t dropped = 0;
+  topology::NamedCounts dropped_by_cause;  // `dropped` by cause ("late", "max_retries", ...)
   // Spouts: of `failed`, how many timed out; emits of ids failed before; trees still undecided
   // at the end; emit -> tree completed latencies of the acked ids.
   uint64_t timed_out = 0;
@@ -80,6 +82,7 @@ struct TaskSnapshot {
   int task = 0;
   std::string component;
   uint64_t emitted = 0, executed = 0, acked = 0, failed = 0, errors = 0, dropped = 0;
+  topology::NamedCounts dropped_by_cause;  // `dropped` by cause, in first-reported order
   // Spouts: trees timed out; bolts: inputs failed unexecuted after waiting in the queue longer
   // than the message timeout.
   uint64_t timed_out = 0;

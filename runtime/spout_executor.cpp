@@ -348,7 +348,7 @@ class SpoutExecutor final : public TaskExecutor,
   // status 1.
   void GiveUp(topology::Value&& id, int failures) {
     failures_.erase(id);
-    TaskMetrics::Bump(metrics_.dropped);
+    metrics_.AddDropped("max_retries", 1);
     if (const auto kept = kept_.find(id); kept != kept_.end()) {
       topology::Values values = std::move(kept->second);
       kept_.erase(kept);

@@ -118,6 +118,7 @@ std::vector<TaskSnapshot> TaskHost::Snapshot() const {
     s.failed = m.failed.load();
     s.errors = m.errors.load();
     s.dropped = m.dropped.load();
+    s.dropped_by_cause = m.DroppedByCause();
     s.timed_out = m.timed_out.load();
     s.replayed = m.replayed.load();
     s.pending = m.pending.load();

@@ -11,6 +11,7 @@
 
 #include "runtime/acking/latency_histogram.h"
 #include "tempest/metrics.h"
+#include "topology/named_counts.h"
 
 namespace tempest::runtime {
 
@@ -23,7 +24,7 @@ struct TaskMetrics {
   std::atomic<uint64_t> failed{0};    // spouts: message ids failed; bolts: inputs failed
   std::atomic<uint64_t> errors{0};    // exceptions thrown by user code, ReportError calls
   // bolts: inputs dropped on purpose (ReportDropped); spouts: message ids given up after
-  // topology.spout.max.retries replays
+  // topology.spout.max.retries replays. Bumped through AddDropped, which keeps the cause.
   std::atomic<uint64_t> dropped{0};
   // Spouts only:
   // Spouts: message ids failed because their tree timed out; bolts: inputs failed unexecuted
@@ -44,17 +45,22 @@ struct TaskMetrics {
   // of stream), so a lock is cheaper to reason about than anything lock-free.
   void SetGauge(std::string_view name, uint64_t value) {
     std::lock_guard lock(gauges_mu_);
-    for (auto& [n, v] : gauges_) {
-      if (n == name) {
-        v = value;
-        return;
-      }
-    }
-    gauges_.emplace_back(std::string(name), value);
+    topology::NamedValue(gauges_, name) = value;
   }
-  std::vector<std::pair<std::string, uint64_t>> Gauges() const {
+  topology::NamedCounts Gauges() const {
     std::lock_guard lock(gauges_mu_);
     return gauges_;
+  }
+
+  // Counts drops in `dropped` and under their cause (a handful of causes, under the same lock).
+  void AddDropped(std::string_view cause, uint64_t count) {
+    Bump(dropped, count);
+    std::lock_guard lock(gauges_mu_);
+    topology::NamedValue(dropped_by_cause_, cause) += count;
+  }
+  topology::NamedCounts DroppedByCause() const {
+    std::lock_guard lock(gauges_mu_);
+    return dropped_by_cause_;
   }
 
   // The latest error (rare: under the same lock) and when, in ms since the epoch.
@@ -80,7 +86,8 @@ struct TaskMetrics {
 
  private:
   mutable std::mutex gauges_mu_;
-  std::vector<std::pair<std::string, uint64_t>> gauges_;
+  topology::NamedCounts gauges_;
+  topology::NamedCounts dropped_by_cause_;
   LastError last_error_;
 };
 

@@ -15,11 +15,11 @@ struct StringSink {
   void write(const char* data, std::size_t size) { out->append(data, size); }
 };
 
-// Version 4: task counters carry their latest error and its time, the execute latency, the
-// queue's fill and the task's own metrics (parts 15 to 20).
-constexpr uint64_t kControlVersion = 4;
+// Version 5: task counters carry their latest error and its time, the execute latency, the
+// queue's fill, the task's own metrics and its drops by cause (parts 15 to 21).
+constexpr uint64_t kControlVersion = 5;
 constexpr uint32_t kParts = 13;
-constexpr uint32_t kCounterParts = 20;
+constexpr uint32_t kCounterParts = 21;
 constexpr uint32_t kMetricParts = 4;  // name, kind, value, buckets
 
 void PackString(msgpack::packer<StringSink>& pk, const std::string& s) {
@@ -38,6 +38,35 @@ bool ReadUints(MsgpackReader& r, std::vector<uint64_t>& out, const char* what) {
   out.assign(n, 0);
   for (uint64_t& v : out) {
     if (!r.ReadUint(v, what)) return false;
+  }
+  return true;
+}
+
+// (name, value) pairs: a task's gauges, its drops by cause.
+void PackNamed(msgpack::packer<StringSink>& pk,
+               const std::vector<std::pair<std::string, uint64_t>>& list) {
+  pk.pack_array(static_cast<uint32_t>(list.size()));
+  for (const auto& [name, value] : list) {
+    pk.pack_array(2);
+    PackString(pk, name);
+    pk.pack_uint64(value);
+  }
+}
+
+// `what` names one entry in errors ("gauge": "a gauge name is not a string").
+bool ReadNamed(MsgpackReader& r, std::vector<std::pair<std::string, uint64_t>>& out,
+               std::string_view what) {
+  uint32_t n = 0;
+  if (!r.ReadArrayHeader(n, fmt::format("the {} list", what).c_str())) return false;
+  out.assign(n, {});
+  for (auto& [name, value] : out) {
+    uint32_t pair = 0;
+    if (!r.ReadArrayHeader(pair, fmt::format("a {}", what).c_str())) return false;
+    if (pair != 2) return r.Fail(fmt::format("a {} is not a (name, value) pair", what));
+    if (!r.ReadString(name, fmt::format("a {} name", what).c_str()) ||
+        !r.ReadUint(value, fmt::format("a {} value", what).c_str())) {
+      return false;
+    }
   }
   return true;
 }
@@ -100,12 +129,7 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
     }
     pk.pack_array(static_cast<uint32_t>(t.latency.size()));
     for (uint64_t v : t.latency) pk.pack_uint64(v);
-    pk.pack_array(static_cast<uint32_t>(t.gauges.size()));
-    for (const auto& [name, value] : t.gauges) {
-      pk.pack_array(2);
-      PackString(pk, name);
-      pk.pack_uint64(value);
-    }
+    PackNamed(pk, t.gauges);
     PackString(pk, t.last_error);
     pk.pack_int64(t.last_error_ms);
     PackUints(pk, t.execute_latency);
@@ -119,6 +143,7 @@ void AppendControlMessage(const ControlMessage& m, std::string& out) {
       pk.pack_int64(m.value);
       PackUints(pk, m.buckets);
     }
+    PackNamed(pk, t.dropped_by_cause);
   }
   pk.pack_array(static_cast<uint32_t>(m.endpoints.size()));
   for (const std::string& e : m.endpoints) PackString(pk, e);
@@ -185,17 +210,7 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
     for (uint64_t& v : t.latency) {
       if (!r.ReadUint(v, "a latency bucket")) return fail(false);
     }
-    uint32_t gauges = 0;
-    if (!r.ReadArrayHeader(gauges, "the gauge list")) return fail(false);
-    t.gauges.assign(gauges, {});
-    for (auto& [name, value] : t.gauges) {
-      uint32_t pair = 0;
-      if (!r.ReadArrayHeader(pair, "a gauge")) return fail(false);
-      if (pair != 2) return fail(r.Fail("a gauge is not a (name, value) pair"));
-      if (!r.ReadString(name, "a gauge name") || !r.ReadUint(value, "a gauge value")) {
-        return fail(false);
-      }
-    }
+    if (!ReadNamed(r, t.gauges, "gauge")) return fail(false);
     if (!r.ReadString(t.last_error, "the last error") ||
         !r.ReadInt(t.last_error_ms, "the last error's time") ||
         !ReadUints(r, t.execute_latency, "the execute latency") ||
@@ -212,6 +227,7 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
     for (topology::MetricReading& m : t.user_metrics) {
       if (!ReadMetric(r, m)) return fail(false);
     }
+    if (!ReadNamed(r, t.dropped_by_cause, "drop cause")) return fail(false);
   }
   if (!r.ReadArrayHeader(n, "the endpoints")) return fail(false);
   m.endpoints.assign(n, {});

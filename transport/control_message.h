@@ -47,7 +47,8 @@ struct TaskCounters {
   // Bolts: execute latency (ns) as (bucket, count) pairs, like `latency`.
   std::vector<uint64_t> execute_latency;
   uint64_t queue_size = 0, queue_capacity = 0;
-  std::vector<topology::MetricReading> user_metrics;  // the task's own metrics
+  std::vector<topology::MetricReading> user_metrics;               // the task's own metrics
+  std::vector<std::pair<std::string, uint64_t>> dropped_by_cause;  // `dropped` by cause
   friend bool operator==(const TaskCounters&, const TaskCounters&) = default;
 };
 

@@ -301,7 +301,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
           t.ToString(), name));
     }
     out_.Ack(t);
-    out_.ReportDropped();
+    out_.ReportDropped("unknown_stream");
   }
 
   void Store(const Tuple& input, const Source& src, int64_t ts) {
@@ -311,7 +311,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
         const IntervalJoinRow row(input);
         EmitRow(src.side == 0 ? &row : nullptr, src.side == 1 ? &row : nullptr, ts);
       } else {
-        out_.ReportDropped();
+        out_.ReportDropped("null_key");
       }
       out_.Ack(input);
       return;

@@ -87,18 +87,20 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
     (void)owned;  // the state keeps a packed copy
     const Source& src = SourceOf(input);
     if (src.side < 0) {
-      Drop(input, fmt::format("tuple {} comes from \"{}\", which the join does not name; acked "
-                              "and dropped",
-                              input.ToString(),
-                              JoinInputName(config_.selector, input.GetSourceGlobalStreamId())));
+      Drop(input, "unknown_stream",
+           fmt::format("tuple {} comes from \"{}\", which the join does not name; acked "
+                       "and dropped",
+                       input.ToString(),
+                       JoinInputName(config_.selector, input.GetSourceGlobalStreamId())));
       return;
     }
     if (src.op_index >= 0) {
       const Value& op = input.GetValue(static_cast<std::size_t>(src.op_index));
       if (!op.IsNull() && !(op.IsString() && op.AsString() == "+I")) {
-        Drop(input, fmt::format("tuple {} has _op {}: mode append joins inserts only (+I or no "
-                                "_op; use mode changelog for retractions); acked and dropped",
-                                input.ToString(), op.ToString()));
+        Drop(input, "bad_op",
+             fmt::format("tuple {} has _op {}: mode append joins inserts only (+I or no "
+                         "_op; use mode changelog for retractions); acked and dropped",
+                         input.ToString(), op.ToString()));
         return;
       }
     }
@@ -193,10 +195,10 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
     return s;
   }
 
-  void Drop(const Tuple& t, const std::string& why) {
+  void Drop(const Tuple& t, std::string_view cause, const std::string& why) {
     if (++reported_ <= 10) out_.ReportError(why);
     out_.Ack(t);
-    out_.ReportDropped();
+    out_.ReportDropped(cause);
   }
 
   void Store(const Tuple& input, const Source& src, int64_t ts) {

@@ -70,10 +70,11 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
     (void)owned;  // rows are copied into the state
     const Source& src = SourceOf(input);
     if (src.side < 0) {
-      Drop(input, fmt::format("tuple {} comes from \"{}\", which the join does not name; acked "
-                              "and dropped",
-                              input.ToString(),
-                              JoinInputName(config_.selector, input.GetSourceGlobalStreamId())));
+      Drop(input, "unknown_stream",
+           fmt::format("tuple {} comes from \"{}\", which the join does not name; acked "
+                       "and dropped",
+                       input.ToString(),
+                       JoinInputName(config_.selector, input.GetSourceGlobalStreamId())));
       return;
     }
     RowKind kind = RowKind::kInsert;
@@ -82,9 +83,10 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
       std::optional<RowKind> parsed;
       if (op.IsString()) parsed = ParseRowKind(op.AsString());
       if (!op.IsNull() && !parsed) {
-        Drop(input, fmt::format("tuple {} has _op {}: expected +I, -U, +U or -D (or none); "
-                                "acked and dropped",
-                                input.ToString(), op.ToString()));
+        Drop(input, "bad_op",
+             fmt::format("tuple {} has _op {}: expected +I, -U, +U or -D (or none); "
+                         "acked and dropped",
+                         input.ToString(), op.ToString()));
         return;
       }
       if (parsed) kind = *parsed;
@@ -145,10 +147,10 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
     ReportSymmetricJoinState(out_, rows, peak_);
   }
 
-  void Drop(const Tuple& t, const std::string& why) {
+  void Drop(const Tuple& t, std::string_view cause, const std::string& why) {
     if (++reported_ <= 10) out_.ReportError(why);
     out_.Ack(t);
-    out_.ReportDropped();
+    out_.ReportDropped(cause);
   }
 
   // The state's output; a semi or anti join's outputs are left rows (Flink's

@@ -66,7 +66,7 @@ bool EventTimeInput::Timestamp(const topology::Tuple& t, int64_t& ts) {
   }
   NoTimestamp(s, [&] { return t.ToString(); });
   out_.Ack(t);
-  out_.ReportDropped();
+  out_.ReportDropped("no_timestamp");
   return false;
 }
 
@@ -81,7 +81,7 @@ bool EventTimeInput::Timestamp(const BatchInput& in, int64_t& ts) {
   }
   NoTimestamp(s, [&] { return in.ToString(); });
   in.out.AckRow(in.row);
-  out_.ReportDropped();
+  out_.ReportDropped("no_timestamp");
   return false;
 }
 
@@ -101,7 +101,7 @@ void EventTimeInput::LateDropped(Describe describe) {
     spdlog::info("{} task {}: late tuple {} dropped (watermark {}); later ones are only counted",
                  component_, task_, describe(), *tracker_.watermark());
   }
-  out_.ReportDropped();
+  out_.ReportDropped("late");
 }
 
 void EventTimeInput::Late(const topology::Tuple& t) {

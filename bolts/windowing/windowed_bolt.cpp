@@ -487,7 +487,10 @@ class WindowedBoltAdapter final
   void Fail(const Tuple& input) override { MarkFailed(input); }
   void ResetTimeout(const Tuple& input) override { out_->ResetTimeout(input); }
   void ReportError(std::string_view message) override { out_->ReportError(message); }
-  void ReportDropped(uint64_t count) override { out_->ReportDropped(count); }
+  using topology::OutputCollector::ReportDropped;
+  void ReportDropped(std::string_view cause, uint64_t count) override {
+    out_->ReportDropped(cause, count);
+  }
   void ReportGauge(std::string_view name, uint64_t value) override {
     out_->ReportGauge(name, value);
   }

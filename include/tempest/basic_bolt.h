@@ -37,6 +37,9 @@ class BasicOutputCollector {
   void ResetTimeout() { out_.ResetTimeout(*input_); }
   void ReportError(std::string_view message) { out_.ReportError(message); }
   void ReportDropped(uint64_t count = 1) { out_.ReportDropped(count); }
+  void ReportDropped(std::string_view cause, uint64_t count = 1) {
+    out_.ReportDropped(cause, count);
+  }
   void ReportGauge(std::string_view name, uint64_t value) { out_.ReportGauge(name, value); }
 
  private:

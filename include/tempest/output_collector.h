@@ -96,9 +96,17 @@ class OutputCollector {
   virtual void ResetTimeout(const Tuple& input) = 0;
   // Logs an error against this task and counts it in the run's metrics.
   virtual void ReportError(std::string_view message) = 0;
-  // Counts inputs this bolt dropped on purpose after acking them (late tuples without a late
-  // stream, tuples without a timestamp); the run summary shows them as `dropped`.
-  virtual void ReportDropped(uint64_t count = 1) { (void)count; }
+  // Counts inputs this bolt dropped on purpose after acking them, by cause (the built-in bolts
+  // use "late", "no_timestamp", "unknown_stream", "bad_op" and "null_key"); the run summary,
+  // /metrics and /api/v1/ show the total as `dropped` and each cause's share. A cause is a short
+  // fixed word: every distinct one is kept for the run.
+  virtual void ReportDropped(std::string_view cause, uint64_t count = 1) {
+    (void)cause;
+    (void)count;
+  }
+  // The same with the cause "other".
+  void ReportDropped(uint64_t count = 1) { ReportDropped(kDroppedOther, count); }
+  static constexpr std::string_view kDroppedOther = "other";
   // Sets a named gauge of this task (e.g. rows a join holds); the run summary shows each gauge
   // summed over the component's tasks. Meant for occasional calls (ticks, end of stream), not
   // per tuple: it takes a lock and may allocate.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "topology/named_counts.h"
+
 namespace tempest::runtime {
 
 using transport::TaskCounters;
@@ -58,6 +60,9 @@ void AddCounters(TaskCounters& into, const TaskCounters& c) {
   into.failed += c.failed;
   into.errors += c.errors;
   into.dropped += c.dropped;
+  for (const auto& [cause, n] : c.dropped_by_cause) {
+    topology::NamedValue(into.dropped_by_cause, cause) += n;
+  }
   into.queue_high_water = std::max(into.queue_high_water, c.queue_high_water);
   into.blocked_pushes += c.blocked_pushes;
   into.timed_out += c.timed_out;
@@ -65,15 +70,7 @@ void AddCounters(TaskCounters& into, const TaskCounters& c) {
   into.pending += c.pending;
   // Gauges are levels, not counts: a later incarnation's value replaces an earlier one's (a
   // gauge it has not reported yet keeps the dead incarnation's last value).
-  for (const auto& [name, value] : c.gauges) {
-    auto it = std::find_if(into.gauges.begin(), into.gauges.end(),
-                           [&name = name](const auto& g) { return g.first == name; });
-    if (it == into.gauges.end()) {
-      into.gauges.emplace_back(name, value);
-    } else {
-      it->second = value;
-    }
-  }
+  for (const auto& [name, value] : c.gauges) topology::NamedValue(into.gauges, name) = value;
   if (!c.last_error.empty() && c.last_error_ms >= into.last_error_ms) {
     into.last_error = c.last_error;
     into.last_error_ms = c.last_error_ms;
@@ -102,6 +99,7 @@ TaskSnapshot SnapshotOf(const TaskCounters& c, std::string component, bool finis
   s.failed = c.failed;
   s.errors = c.errors;
   s.dropped = c.dropped;
+  s.dropped_by_cause = c.dropped_by_cause;
   s.timed_out = c.timed_out;
   s.replayed = c.replayed;
   s.pending = c.pending;

@@ -70,6 +70,7 @@ std::vector<transport::TaskCounters> Counters(const std::vector<TaskSnapshot>& t
     c.failed = t.failed;
     c.errors = t.errors;
     c.dropped = t.dropped;
+    c.dropped_by_cause = t.dropped_by_cause;
     c.queue_high_water = t.queue_high_water;
     c.blocked_pushes = t.blocked_pushes;
     c.timed_out = t.timed_out;

@@ -14,7 +14,8 @@ namespace tempest::testing {
 // Acks and counts its inputs; reports "rows" (inputs this task executed) and "tasks" (1) at
 // end-of-stream, summed over the tasks by the run summary. Its own metrics, registered in
 // Prepare: counter "seen" and meter "marks" (+1 per input), histogram "ones" (1 per input),
-// gauge "task" (its task id).
+// gauge "task" (its task id). Inputs whose first value is a multiple of 10 count as dropped
+// (cause "tenth") besides.
 class GaugeBolt : public topology::Bolt {
  public:
   void Prepare(const topology::TopologyContext& context, topology::OutputCollector& out) override {
@@ -29,6 +30,9 @@ class GaugeBolt : public topology::Bolt {
     seen_->Inc();
     marks_->Mark();
     ones_->Update(1);
+    if (const int64_t* id = input.GetValue(0).IfInt(); id != nullptr && *id % 10 == 0) {
+      out_->ReportDropped("tenth");
+    }
     out_->Ack(input);
   }
   void OnEndOfStream() override {

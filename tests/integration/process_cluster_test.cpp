@@ -115,6 +115,8 @@ TEST_F(ProcessClusterTest, GaugesOfEveryWorkerAreSummedInTheSummary) {
   const std::vector<std::pair<std::string, uint64_t>> expected = {{"rows", 10000}, {"tasks", 4}};
   EXPECT_EQ(summary.Find("gauges")->gauges, expected);
   EXPECT_TRUE(summary.Find("gen")->gauges.empty());
+  EXPECT_EQ(summary.Find("gauges")->dropped, 1000u);
+  EXPECT_EQ(summary.Find("gauges")->dropped_by_cause, (topology::NamedCounts{{"tenth", 1000}}));
   // The bolt's own metrics, from every worker's last heartbeat: each task's, adding up.
   int64_t seen = 0, marks = 0, ones_sum = 0;
   uint64_t ones_in_bucket_1 = 0;

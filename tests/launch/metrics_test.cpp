@@ -56,6 +56,10 @@ TEST(PrometheusTextTest, CountersGaugesAndTheLatencyHistogramPerTask) {
   count.component = "count \"x\"";
   count.executed = 99;
   count.gauges = {{"words held", 42}};
+  count.dropped = 5;
+  count.dropped_by_cause = {{"late", 4}, {"no_timestamp", 1}};
+  gen.dropped = 2;
+  gen.dropped_by_cause = {{"max_retries", 2}};
   const std::string text = PrometheusText(Spec(), {gen, count});
   const std::string g = R"(topology="wc",component="gen",task="1")";
   const std::string c = R"(topology="wc",component="count \"x\"",task="2")";
@@ -68,6 +72,14 @@ TEST(PrometheusTextTest, CountersGaugesAndTheLatencyHistogramPerTask) {
             (std::vector<std::string>{"tempest_pending{" + g + "} 3"}));
   EXPECT_EQ(Lines(text, "tempest_task_gauge"),
             (std::vector<std::string>{"tempest_task_gauge{" + c + R"(,name="words held"} 42)"}));
+  EXPECT_EQ(Lines(text, "tempest_dropped_total"),
+            (std::vector<std::string>{"tempest_dropped_total{" + g + "} 2",
+                                      "tempest_dropped_total{" + c + "} 5"}));
+  EXPECT_EQ(Lines(text, "tempest_dropped_by_cause_total"),
+            (std::vector<std::string>{
+                "tempest_dropped_by_cause_total{" + g + R"(,cause="max_retries"} 2)",
+                "tempest_dropped_by_cause_total{" + c + R"(,cause="late"} 4)",
+                "tempest_dropped_by_cause_total{" + c + R"(,cause="no_timestamp"} 1)"}));
   EXPECT_EQ(Lines(text, "# TYPE tempest_complete_latency_seconds"),
             (std::vector<std::string>{"# TYPE tempest_complete_latency_seconds histogram"}));
   // Cumulative buckets at powers of two (below 16 µs, 32 µs, … as le = 2^k - 1 µs); only the

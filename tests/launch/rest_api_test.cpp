@@ -81,7 +81,7 @@ TEST_F(RestApiTest, TheTopologyWithItsSpoutsAndBolts) {
   EXPECT_EQ(t["spouts"][0]["pending"], 2);
   EXPECT_EQ(t["bolts"], json::parse(R"([{"boltId": "count", "tasks": 2, "executors": 2,
               "emitted": 0, "executed": 10, "acked": 0, "failed": 0, "errors": 1, "dropped": 0,
-              "gauges": {"words": 12}, "executeLatency": "0.000", "executeLatencyP50Ms": 0.0,
+              "gauges": {"words": 12}, "droppedByCause": {}, "executeLatency": "0.000", "executeLatencyP50Ms": 0.0,
               "executeLatencyP99Ms": 0.0, "metrics": {},
               "inputs": [{"component": "gen", "stream": "default", "grouping": "FIELDS",
                           "fields": ["word"]}]}])"));
@@ -136,6 +136,23 @@ TEST_F(RestApiTest, ExecuteLatencyAndTheComponentsOwnMetrics) {
   EXPECT_EQ(task["queueSize"], 9);
   EXPECT_EQ(task["queueCapacity"], 16384);
   EXPECT_EQ(task["executeLatencyP50Ms"], 0.001024);
+}
+
+TEST_F(RestApiTest, DropsByCauseAddUpOverTheTasks) {
+  run_.tasks[0].dropped = 1;
+  run_.tasks[0].dropped_by_cause = {{"max_retries", 1}};
+  run_.tasks[1].dropped = 3;
+  run_.tasks[1].dropped_by_cause = {{"late", 3}};
+  run_.tasks[2].dropped = 5;
+  run_.tasks[2].dropped_by_cause = {{"no_timestamp", 1}, {"late", 4}};
+  const json t = Get("/api/v1/topology/word%20count");
+  EXPECT_EQ(t["spouts"][0]["givenUp"], 1);
+  EXPECT_EQ(t["spouts"][0]["droppedByCause"], json::parse(R"({"max_retries": 1})"));
+  EXPECT_EQ(t["bolts"][0]["dropped"], 8);
+  EXPECT_EQ(t["bolts"][0]["droppedByCause"], json::parse(R"({"late": 7, "no_timestamp": 1})"));
+  const json c = Get("/api/v1/topology/word%20count/component/count");
+  EXPECT_EQ(c["executorStats"][1]["droppedByCause"],
+            json::parse(R"({"no_timestamp": 1, "late": 4})"));
 }
 
 TEST_F(RestApiTest, AComponentWithItsTasks) {

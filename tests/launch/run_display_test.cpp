@@ -20,6 +20,7 @@ TEST(RunDisplayTest, GaugesFollowTheDroppedLinesInReportedOrder) {
   runtime::ComponentSummary join = Component("join", 2);
   join.executed = 2000;
   join.dropped = 3;
+  join.dropped_by_cause = {{"late", 2}, {"no_timestamp", 1}};
   join.gauges = {{"state rows left", 1200}, {"state rows right", 800}};
   s.components.push_back(join);
   runtime::ComponentSummary sink = Component("sink", 1);
@@ -31,7 +32,7 @@ TEST(RunDisplayTest, GaugesFollowTheDroppedLinesInReportedOrder) {
             "gen                  1            0            0            0         0       0\n"
             "join                 2            0         2000            0         0       0\n"
             "sink                 1            0            0            0         0       0\n"
-            "join: 3 inputs dropped (late or without a timestamp)\n"
+            "join: 3 inputs dropped (late 2, no_timestamp 1)\n"
             "join: state rows left 1200, state rows right 800\n"
             "sink: open files 1\n"
             "finished in 1.500 s\n");

@@ -18,6 +18,7 @@
 
 #include "../support/temp_dir.h"
 #include "topology/bolt.h"
+#include "topology/named_counts.h"
 #include "topology/output_collector.h"
 #include "topology/row_batch.h"
 #include "topology/task_layout.h"
@@ -108,6 +109,7 @@ class FakeBoltCollector : public topology::OutputCollector {
   std::vector<std::string> errors;
   std::vector<std::string> log;  // "emit", "ack", "fail", "error", "drop" in call order
   uint64_t dropped = 0;          // ReportDropped counts
+  std::vector<std::pair<std::string, uint64_t>> dropped_by_cause;  // in first-reported order
   // ReportGauge: latest value per name, in first-reported order (not in `log`).
   std::vector<std::pair<std::string, uint64_t>> gauges;
 
@@ -124,18 +126,14 @@ class FakeBoltCollector : public topology::OutputCollector {
     errors.emplace_back(m);
     log.emplace_back("error");
   }
-  void ReportDropped(uint64_t n) override {
+  using topology::OutputCollector::ReportDropped;
+  void ReportDropped(std::string_view cause, uint64_t n) override {
     dropped += n;
+    topology::NamedValue(dropped_by_cause, cause) += n;
     log.emplace_back("drop");
   }
   void ReportGauge(std::string_view name, uint64_t value) override {
-    for (auto& [n, v] : gauges) {
-      if (n == name) {
-        v = value;
-        return;
-      }
-    }
-    gauges.emplace_back(std::string(name), value);
+    topology::NamedValue(gauges, name) = value;
   }
 
  protected:

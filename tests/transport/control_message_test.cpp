@@ -25,8 +25,9 @@ ControlMessage Full() {
   m.completed = true;
   m.dropped_frames = 3;
   m.incarnation = 4;
-  m.tasks = {{1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}, {}, {}, 0, {}, 0, 0, {}},
-             {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}, {}, {}, 0, {}, 0, 0, {}}};
+  m.tasks = {
+      {1, 10, 20, 30, 4, 5, 11, 600, 7, 8, 9, 10, {3, 1, 40, 2}, {}, {}, 0, {}, 0, 0, {}, {}},
+      {9, UINT64_MAX, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, {}, {}, {}, 0, {}, 0, 0, {}, {}}};
   m.tasks[1].gauges = {{"state rows left", 1200}, {"state rows right", UINT64_MAX}, {"", 0}};
   m.tasks[1].last_error = "execute threw: bad row";
   m.tasks[1].last_error_ms = 1796083200123;
@@ -36,6 +37,7 @@ ControlMessage Full() {
   m.tasks[1].user_metrics = {
       {"seen", topology::MetricReading::Kind::kCounter, -3, {}},
       {"rows", topology::MetricReading::Kind::kHistogram, 1010, {0, 2, 10, 1}}};
+  m.tasks[1].dropped_by_cause = {{"late", 7}, {"no_timestamp", UINT64_MAX}};
   m.endpoints = {"tcp://127.0.0.1:5000", "", "ipc:///a"};
   m.finished = {3, 8};
   return m;
@@ -89,9 +91,9 @@ TEST(ControlMessageTest, AnUnknownTypeOrVersionIsNamed) {
   EXPECT_FALSE(DecodeControlMessage(body, out, &error));
   EXPECT_EQ(error, "unknown control message type 99");
   body = Body(Full());
-  body[1] = 5;
+  body[1] = 4;
   EXPECT_FALSE(DecodeControlMessage(body, out, &error));
-  EXPECT_EQ(error, "control message version 5 with 13 parts, expected version 4 with 13");
+  EXPECT_EQ(error, "control message version 4 with 13 parts, expected version 5 with 13");
 }
 
 // The body of a heartbeat whose one task has `gauges` packed by hand, so that it can be wrong.
@@ -100,7 +102,7 @@ std::string HeartbeatWithGauges(
   msgpack::sbuffer buf;
   msgpack::packer<msgpack::sbuffer> pk(buf);
   pk.pack_array(13);
-  pk.pack_uint64(4);  // version
+  pk.pack_uint64(5);  // version
   pk.pack_uint8(static_cast<uint8_t>(ControlType::kHeartbeat));
   pk.pack_int32(0);   // worker
   pk.pack_int64(0);   // pid
@@ -111,7 +113,7 @@ std::string HeartbeatWithGauges(
   pk.pack_uint64(0);  // dropped frames
   pk.pack_int32(0);   // incarnation
   pk.pack_array(1);   // tasks
-  pk.pack_array(20);
+  pk.pack_array(21);
   pk.pack_int32(5);
   for (int i = 0; i < 11; ++i) pk.pack_uint64(0);
   pk.pack_array(0);  // latency
@@ -122,6 +124,7 @@ std::string HeartbeatWithGauges(
   pk.pack_uint64(0);  // queue size
   pk.pack_uint64(0);  // queue capacity
   pk.pack_array(0);   // the task's own metrics
+  pk.pack_array(0);   // drops by cause
   pk.pack_array(0);   // endpoints
   pk.pack_array(0);   // finished
   return std::string(buf.data(), buf.size());

@@ -269,6 +269,7 @@ TEST(IntervalJoinBoltTest, WithoutALateStreamLateTuplesAreAckedDroppedAndCounted
   h.End();
   EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 100, 100}}));
   EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"late", 1}}));
   EXPECT_EQ(h.out.acked.size(), 3u);
 }
 
@@ -281,6 +282,7 @@ TEST(IntervalJoinBoltTest, NullKeysMatchNothingAndPreservedOnesArePaddedAtOnce) 
   h.Click(kNull, 1);  // not a preserved side: acked, dropped, counted
   EXPECT_EQ(h.out.acked.size(), 2u);
   EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"null_key", 1}}));
   EXPECT_EQ(h.Rows().size(), 1u);
 }
 
@@ -294,6 +296,7 @@ TEST(IntervalJoinBoltTest, ATupleWithoutAnIntegerTimestampIsReportedAckedAndDrop
             "acked and dropped");
   EXPECT_EQ(h.out.acked.size(), 1u);
   EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"no_timestamp", 1}}));
   EXPECT_TRUE(h.Rows().empty());
 }
 

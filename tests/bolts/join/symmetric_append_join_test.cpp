@@ -189,6 +189,7 @@ TEST(SymmetricAppendJoinTest, SparkInnerJoinWithAOneSidedTimeBound) {
   h.Send("L", 1, 21);
   EXPECT_EQ(h.Batch(), Of({"1,21000,28000"}));
   EXPECT_EQ(h.out.dropped, 2u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"late", 2}}));
 }
 
 TEST(SymmetricAppendJoinTest, SparkLeftOuterJoinWithARangeCondition) {
@@ -468,6 +469,7 @@ TEST(SymmetricAppendJoinTest, RowsThatAreNotInsertsOrHaveNoIntegerTimeAreReporte
             "tuple src:R[1] [1,\"soon\",3,10000,\"+I\"] has no integer timestamp in field "
             "\"t\"; acked and dropped");
   EXPECT_EQ(h.out.dropped, 2u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"bad_op", 1}, {"no_timestamp", 1}}));
   EXPECT_EQ(h.out.acked.size(), 5u);  // every one at once: nothing bounds either side
 }
 

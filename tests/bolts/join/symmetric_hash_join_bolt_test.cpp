@@ -20,7 +20,8 @@ using topology::Tuple;
 using topology::Value;
 using topology::Values;
 
-// Streams "orders" [id, who, _op] and "payments" [id, amount, _op] of component "src".
+// Streams "orders" [id, who, _op] and "payments" [id, amount, _op] of component "src"; it also
+// declares "refunds" [id, amount, _op], which the join does not subscribe to.
 class Harness {
  public:
   Harness() {
@@ -31,13 +32,15 @@ class Harness {
     topology::ComponentSpec bolt;
     bolt.id = "join";
     for (const auto& [name, fields] : {std::pair{"orders", Fields{"id", "who", "_op"}},
-                                       {"payments", Fields{"id", "amount", "_op"}}}) {
+                                       {"payments", Fields{"id", "amount", "_op"}},
+                                       {"refunds", Fields{"id", "amount", "_op"}}}) {
       auto schema = std::make_shared<topology::StreamSchema>();
       schema->component = "src";
       schema->stream = name;
       schema->fields = std::make_shared<const Fields>(fields);
       src.streams.push_back(schema);
       schemas_[name] = schema.get();
+      if (std::string_view(name) == "refunds") continue;
       topology::GroupingSpec g;
       g.type = topology::GroupingType::kGlobal;
       bolt.inputs.push_back({topology::GlobalStreamId{"src", name}, g});
@@ -115,7 +118,20 @@ TEST(SymmetricHashJoinBoltTest, ABadOpIsReportedAckedAndDropped) {
             "tuple src:orders[1] [1,\"ann\",\"upsert\"] has _op \"upsert\": expected +I, -U, +U "
             "or -D (or none); acked and dropped");
   EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"bad_op", 1}}));
   EXPECT_EQ(h.Send("payments", {1, 30, "+I"}), Rows{});  // the order was not stored
+}
+
+TEST(SymmetricHashJoinBoltTest, AnInputTheJoinDoesNotNameIsReportedAckedAndDropped) {
+  Harness h;
+  h.Start(Config(SymmetricJoinType::kInner));
+  EXPECT_EQ(h.Send("refunds", {1, 30, "+I"}), Rows{});
+  ASSERT_EQ(h.out.errors.size(), 1u);
+  EXPECT_EQ(h.out.errors[0],
+            "tuple src:refunds[1] [1,30,\"+I\"] comes from \"refunds\", which the join does not "
+            "name; acked and dropped");
+  EXPECT_EQ(h.out.acked.size(), 1u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"unknown_stream", 1}}));
 }
 
 TEST(SymmetricHashJoinBoltTest, FullJoinRetractsPaddedRowsAndBringsThemBack) {

@@ -272,6 +272,7 @@ TEST(WindowedBoltTest, WithoutALateStreamLateTuplesAreDroppedCountedAndAcked) {
   h.Send(2, 619);
   h.Send(3, 100);
   EXPECT_EQ(h.out.dropped, 2u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"late", 2}}));
   EXPECT_EQ(h.Acked(), (Ids{2, 3}));
   ASSERT_EQ(h.out.emitted.size(), 1u);  // only the window (610, 620] of tuple 1
   EXPECT_EQ(h.out.emitted[0].stream, "default");
@@ -338,6 +339,7 @@ TEST(WindowedBoltTest, ATupleWithoutAnIntegerTimestampIsReportedAckedAndDropped)
   Tuple& bad = h.inputs.emplace_back(&h.s1, 1, Values{9, "noon"});
   h.bolt->Execute(bad);
   EXPECT_EQ(h.out.dropped, 1u);
+  EXPECT_EQ(h.out.dropped_by_cause, (topology::NamedCounts{{"no_timestamp", 1}}));
   EXPECT_EQ(h.Acked(), (Ids{9}));
   ASSERT_EQ(h.out.errors.size(), 1u);
   EXPECT_NE(h.out.errors[0].find("no integer timestamp in field \"ts\""), std::string::npos);
