@@ -7,12 +7,13 @@
 //   null  storm-perf's ConstSpout -> DevNull: GeneratorSpout -shuffle-> an acking sink
 //   id    ConstSpout -> Id -> DevNull: GeneratorSpout -> IdentityBolt (anchors) -> the sink;
 //         on two workers every hop crosses (spout and sink in one worker, id in the other)
-// each with acking off (topology.acker.executors = 0: acked at emit) and on (the default: one
-// acker task per worker) with topology.max.spout.pending = --pending (0 = unlimited) and =
-// --bounded-pending. The rate is tuples / (last tuple at the sink or last ack at the spout,
-// whichever is later - first emit), all on CLOCK_MONOTONIC (one clock for every process). Each
-// run is verified: the sink got every id once (count, sum of ids), the spout saw every id acked,
-// nothing failed, timed out or was replayed.
+// each with acking off (topology.acker.executors = 0: acked at emit) and on (the default: the
+// spout tasks track their trees, the bolts ack straight to them) with
+// topology.max.spout.pending = --pending (0 = unlimited) and = --bounded-pending. The rate is
+// tuples / (last tuple at the sink or last ack at the spout, whichever is later - first emit), all
+// on CLOCK_MONOTONIC (one clock for every process). Each run is verified: the sink got every id
+// once (count, sum of ids), the spout saw every id acked, nothing failed, timed out or was
+// replayed.
 //
 // Latency, once per round, acking on, at a fixed --rate for --latency-seconds: the complete
 // latency (the spout's emit -> tree completed histogram; quantiles are bucket lower bounds,

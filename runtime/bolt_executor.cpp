@@ -42,6 +42,7 @@ class BoltExecutor final : public TaskExecutor,
         closed_(upstream_.size(), false),
         source_left_(SourceTaskCounts()),
         tracking_(!setup_.layout->AckerTaskIds().empty()),
+        self_tracking_(SelfTrackingSpouts(setup_)),
         timeout_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))),
         chained_(setup_.chains != nullptr && setup_.chains->upstream[setup_.task] != 0),
         ids_(static_cast<uint64_t>(setup_.task)) {
@@ -505,7 +506,20 @@ class BoltExecutor final : public TaskExecutor,
     }
   }
   void SendToAcker(AckMessage::Type type, uint64_t root, uint64_t value) {
-    if (tracking_) emitter_.outbox().SendAck(setup_.layout->AckerOf(root), type, root, value);
+    if (tracking_) emitter_.outbox().SendAck(TrackerOf(root), type, root, value);
+  }
+  // The spout task of the root's lane when it tracks its own trees, else the root's acker. The
+  // last lane's answer is kept: a bolt's inputs mostly come from one spout task at a time.
+  int TrackerOf(uint64_t root) {
+    const uint32_t lane = RootLane(root);
+    if (lane != last_lane_) {
+      last_lane_ = lane;
+      last_lane_spout_ =
+          std::binary_search(self_tracking_.begin(), self_tracking_.end(), static_cast<int>(lane))
+              ? static_cast<int>(lane)
+              : 0;
+    }
+    return last_lane_spout_ != 0 ? last_lane_spout_ : setup_.layout->AckerOf(root);
   }
   void ReportError(std::string_view message) override { Error("reported", std::string(message)); }
   using topology::OutputCollector::ReportDropped;
@@ -528,6 +542,9 @@ class BoltExecutor final : public TaskExecutor,
   uint32_t since_sample_ = 0;  // tuples since Execute was last timed
   std::chrono::steady_clock::time_point last_mid_pop_flush_{};
   const bool tracking_;
+  const std::vector<int> self_tracking_;  // SelfTrackingSpouts
+  uint32_t last_lane_ = 0;                // TrackerOf's last lane, and its spout (0: none)
+  int last_lane_spout_ = 0;
   const std::chrono::steady_clock::duration timeout_;  // topology.message.timeout.secs
   bool warned_stale_ = false;
   const bool chained_;      // runs on its upstream's thread

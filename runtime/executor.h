@@ -34,6 +34,7 @@ struct ExecutorSetup {
   Router::Options router;
   std::size_t batch_size = 256;
   std::size_t frame_bytes = 64 * 1024;
+  bool spouts_track_trees = true;  // LocalRunOptions::spouts_track_trees
   // Operator chaining (runtime/queues/chaining.h): a chained bolt task registers its executor here;
   // every task's Outbox delivers to the tasks chained to it. Never null in a TaskHost's run.
   ChainTable* chains = nullptr;

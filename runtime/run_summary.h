@@ -30,6 +30,10 @@ struct LocalRunOptions {
   std::chrono::milliseconds stop_timeout{10'000};
   // Seed of the shuffle orders and random choices of the groupings (reproducible runs).
   uint64_t seed = 0x7E3D57;
+  // Spout tasks track their own tuple trees, the bolts acking straight to them; false sends
+  // every tree through the acker tasks, as Storm does (what spout tasks beyond the root ids'
+  // lanes always do: runtime/acking/ack_ids.h). For tests of that path.
+  bool spouts_track_trees = true;
 };
 
 // The capacity of a task's inbound queue (and a worker's credit towards a remote task) in a run

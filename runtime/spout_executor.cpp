@@ -30,16 +30,18 @@ struct ValueHasher {
 };
 
 // Runs a spout task. With acker tasks, a tuple emitted with a message id starts a tuple tree: a
-// fresh root id, one edge id per copy sent, an init to the tree's acker; the id waits in the
-// pending map until the acker reports the tree completed or failed, or the message timeout
-// expires it. The spout's Ack/Fail are called here, on the spout's thread, between NextTuple
-// calls. A failed message id is handed back to the spout (Fail, to replay it) after a back-off
-// that doubles with its failures; past topology.spout.max.retries it is given up: acked to the
-// spout, counted as dropped and logged, and emitted on the spout's failed_stream if it has one. A
-// bounded spout sends end-of-stream when it is exhausted (so windows can flush), keeps replaying
-// what fails, and sends close once nothing is pending or waiting to replay. While an emit waits
-// for room downstream (backpressure), the spout still takes the acker's replies and expires its
-// timeouts; what they decide reaches the spout (Ack/Fail) once NextTuple has returned.
+// fresh root id, one edge id per copy sent; the id waits in the pending slab until its tree
+// completes or fails, or the message timeout expires it. The spout tracks the tree itself (the
+// XOR of its edges and the bolts' acks, sent straight here) when its task id fits the root's
+// lane; otherwise it sends an init to the tree's acker and waits for the acker's verdict. The
+// spout's Ack/Fail are called here, on the spout's thread, between NextTuple calls. A failed
+// message id is handed back to the spout (Fail, to replay it) after a back-off that doubles with
+// its failures; past topology.spout.max.retries it is given up: acked to the spout, counted as
+// dropped and logged, and emitted on the spout's failed_stream if it has one. A bounded spout sends
+// end-of-stream when it is exhausted (so windows can flush), keeps replaying what fails, and sends
+// close once nothing is pending or waiting to replay. While an emit waits for room downstream
+// (backpressure), the spout still takes acks and expires its timeouts; what they decide reaches the
+// spout (Ack/Fail) once NextTuple has returned.
 class SpoutExecutor final : public TaskExecutor,
                             // public: SpoutRowEmitterOf crosses from one to the other
                             public topology::SpoutOutputCollector,
@@ -49,6 +51,7 @@ class SpoutExecutor final : public TaskExecutor,
   explicit SpoutExecutor(ExecutorSetup setup)
       : TaskExecutor(std::move(setup)),
         tracking_(!setup_.layout->AckerTaskIds().empty()),
+        self_tracking_(tracking_ && setup_.spouts_track_trees && LaneOfTask(setup_.task) != 0),
         timeout_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))),
         max_pending_(static_cast<std::size_t>(std::max(0, setup_.spec->config.max_spout_pending))),
         max_retries_(setup_.spec->config.max_spout_retries),
@@ -229,28 +232,46 @@ class SpoutExecutor final : public TaskExecutor,
     TaskMetrics::Store(metrics_.pending, pending_.size());
   }
 
+  // A bolt's ack, fail or reset of a tree this task tracks itself, or an acker's verdict on one
+  // it tracks.
   void Apply(const AckMessage& m) {
     switch (m.type) {
+      case AckMessage::Type::kAck:
+        if (self_tracking_) return Decide(m.root, pending_.Ack(m.root, m.value));
+        break;
+      case AckMessage::Type::kFail:
+        if (self_tracking_) return Decide(m.root, pending_.Fail(m.root));
+        break;
       case AckMessage::Type::kCompleted:
-        if (auto e = pending_.Take(m.root)) {
-          const auto us =
-              std::chrono::duration_cast<std::chrono::microseconds>(received_at_ - e->emitted);
-          metrics_.complete_latency.Record(static_cast<uint64_t>(std::max<int64_t>(0, us.count())));
-          decided_.push_back({std::move(e->message_id), true});
-        }
-        return;
+        return Decide(m.root, SpoutPending::Decision::kCompleted);
       case AckMessage::Type::kFailed:
-        if (auto e = pending_.Take(m.root)) decided_.push_back({std::move(e->message_id), false});
-        return;
+        return Decide(m.root, SpoutPending::Decision::kFailed);
       case AckMessage::Type::kReset:
         pending_.Touch(m.root);
         return;
       case AckMessage::Type::kInit:
-      case AckMessage::Type::kAck:
-      case AckMessage::Type::kFail:
-        Error("input", "an acker sent a spout a message meant for an acker");
-        return;
+        break;
     }
+    Error("input", fmt::format("a spout got an ack message of type {} it does not take",
+                               static_cast<int>(m.type)));
+  }
+
+  // A tree completed or failed: its message id waits for Settle. Late messages of a tree
+  // decided before (a timeout, a fail) find no entry and are ignored.
+  void Decide(uint64_t root, SpoutPending::Decision decision) {
+    if (decision != SpoutPending::Decision::kCompleted &&
+        decision != SpoutPending::Decision::kFailed) {
+      return;
+    }
+    auto e = pending_.Take(root);
+    if (!e) return;
+    const bool acked = decision == SpoutPending::Decision::kCompleted;
+    if (acked) {
+      const auto us =
+          std::chrono::duration_cast<std::chrono::microseconds>(received_at_ - e->emitted);
+      metrics_.complete_latency.Record(static_cast<uint64_t>(std::max<int64_t>(0, us.count())));
+    }
+    decided_.push_back({std::move(e->message_id), acked});
   }
 
   // Times out the older generation of pending trees once a message timeout has passed.
@@ -438,10 +459,15 @@ class SpoutExecutor final : public TaskExecutor,
       to_ack_.push_back(std::move(message_id));  // nobody subscribes: the tree is complete
       return;
     }
-    pending_.Commit(root_, std::move(message_id), now_);
+    if (self_tracking_) {
+      // The bolts' acks may have come in while the tuples were being sent.
+      Decide(root_, pending_.Commit(root_, std::move(message_id), now_, xor_edges_));
+    } else {
+      pending_.Commit(root_, std::move(message_id), now_);
+      emitter_.outbox().SendAck(setup_.layout->AckerOf(root_), AckMessage::Type::kInit, root_,
+                                xor_edges_);
+    }
     TaskMetrics::Store(metrics_.pending, pending_.size());
-    emitter_.outbox().SendAck(setup_.layout->AckerOf(root_), AckMessage::Type::kInit, root_,
-                              xor_edges_);
   }
 
   // The high bits of a new root (the low bits are its pending slot, runtime/acking/ack_ids.h): this
@@ -455,7 +481,7 @@ class SpoutExecutor final : public TaskExecutor,
     const uint64_t lane = LaneOfTask(setup_.task);
     for (;;) {
       uint64_t random = ids_.Next() >> (64 - kRandomBits);
-      if (!local_ackers_.empty()) {
+      if (!local_ackers_.empty() && !self_tracking_) {
         // 32-bit divisions (random has kRandomBits bits): this runs once per tracked emit.
         const auto count = static_cast<uint32_t>(setup_.layout->acker_count());
         const uint64_t k = local_ackers_[next_acker_];
@@ -481,6 +507,9 @@ class SpoutExecutor final : public TaskExecutor,
   }
 
   const bool tracking_;
+  // Its trees are tracked here, not by an acker: bolts ack straight to this task (its id is the
+  // lane of its roots, runtime/acking/ack_ids.h), which saves a thread hop and a message each way.
+  const bool self_tracking_;
   const Clock::duration timeout_;
   const std::size_t max_pending_;
   const int max_retries_;  // -1: no limit

@@ -5,18 +5,32 @@
 
 #include <chrono>
 
+#include "runtime/acking/ack_ids.h"
 #include "runtime/thread_name.h"
 
 namespace tempest::runtime {
 
 namespace {
 
-// A spout's or bolt's tuples go to its subscribers, its ack messages to the ackers.
+// A spout's or bolt's tuples go to its subscribers, its ack messages to the ackers, and a bolt's
+// to the spouts that track their own trees.
 Outbox::Destinations OutboxDestinations(const ExecutorSetup& setup) {
-  return {DownstreamTasks(*setup.spec, *setup.layout, setup.task), setup.layout->AckerTaskIds()};
+  return {DownstreamTasks(*setup.spec, *setup.layout, setup.task), setup.layout->AckerTaskIds(),
+          SelfTrackingSpouts(setup)};
 }
 
 }  // namespace
+
+std::vector<int> SelfTrackingSpouts(const ExecutorSetup& setup) {
+  const topology::ComponentSpec* me = setup.spec->Find(setup.layout->ComponentOf(setup.task));
+  if (!setup.spouts_track_trees || setup.layout->AckerTaskIds().empty() || me == nullptr ||
+      me->kind == topology::ComponentKind::kSpout) {
+    return {};
+  }
+  std::vector<int> spouts = SourceSpoutTasks(*setup.spec, *setup.layout, setup.task);
+  std::erase_if(spouts, [](int t) { return LaneOfTask(t) == 0; });
+  return spouts;
+}
 
 TaskExecutor::TaskExecutor(ExecutorSetup setup)
     : setup_(std::move(setup)),
@@ -25,7 +39,7 @@ TaskExecutor::TaskExecutor(ExecutorSetup setup)
       metrics_(*setup_.metrics),
       emitter_(context_, setup_.router,
                Outbox(setup_.task, setup_.queues, OutboxDestinations(setup_),
-                      {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams, false,
+                      {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams,
                        setup_.chains}),
                metrics_) {}
 

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runtime/emitter.h"
 #include "runtime/executor.h"
@@ -12,6 +13,11 @@ namespace tempest::runtime {
 // The life of every task, shared by spout and bolt executors: create and open/prepare the
 // component (a failure ends the run with a message naming component and task), wait for every
 // task of the run, run the loop, then close/clean up and report the task finished.
+// The spout tasks that track the trees of `task`'s inputs themselves, ascending: those that
+// reach it and whose task id is the lane of their roots (runtime/acking/ack_ids.h). A bolt acks
+// straight to them, and to an acker only the trees of other spouts. Empty without ackers.
+std::vector<int> SelfTrackingSpouts(const ExecutorSetup& setup);
+
 class TaskExecutor : public Executor {
  public:
   explicit TaskExecutor(ExecutorSetup setup);

@@ -65,6 +65,7 @@ void TaskHost::Start() {
                           [link](int task) { return link == nullptr || link->IsLocal(task); }},
           options_.run.batch_size,
           options_.run.frame_bytes,
+          options_.run.spouts_track_trees,
           &chains_};
       if (layout_->IsAcker(t)) {
         executors_.push_back(MakeAckerExecutor(std::move(setup)));

@@ -33,14 +33,16 @@ std::vector<int> SpoutTasks(const topology::TopologySpec& spec,
 
 // An acker task (Storm's acker bolt): applies the ack messages routed to it (by root id) to its
 // ledger and tells a tree's spout task when the tree completed or failed. Its replies never wait
-// (Outbox::Options::acks_without_waiting), so the acker cannot be part of a backpressure cycle.
+// (Outbox::Destinations::replies), so the acker cannot be part of a backpressure cycle. Spouts
+// track their own trees when their task id fits a root's lane (runtime/acking/ack_ids.h), so an
+// acker only gets the trees of spout tasks beyond that.
 // It ends once every spout and bolt task has sent it close: nothing can ack after that.
 class AckerExecutor final : public Executor {
  public:
   explicit AckerExecutor(ExecutorSetup setup)
       : setup_(std::move(setup)),
-        outbox_(setup_.task, setup_.queues, {{}, SpoutTasks(*setup_.spec, *setup_.layout)},
-                {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams, true}),
+        outbox_(setup_.task, setup_.queues, {{}, {}, SpoutTasks(*setup_.spec, *setup_.layout)},
+                {setup_.batch_size, setup_.frame_bytes, setup_.link, setup_.streams}),
         rotate_every_(std::chrono::seconds(std::max(1, setup_.spec->config.message_timeout_secs))) {
     for (int t = 1; t <= setup_.layout->task_count(); ++t) {
       if (!setup_.layout->IsAcker(t)) upstream_.push_back(t);

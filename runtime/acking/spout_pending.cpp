@@ -16,22 +16,43 @@ uint64_t SpoutPending::Reserve(uint64_t high_bits) {
   const uint64_t root = (high_bits << kSlotBits) | slot;
   slots_[slot].root = root;
   slots_[slot].epoch = epoch_;
+  slots_[slot].ack_value = 0;
+  slots_[slot].failed = false;
   ++size_;
   return root;
 }
 
-void SpoutPending::Commit(uint64_t root, topology::Value message_id, TimePoint emitted) {
-  if (Slot* s = Find(root)) {
-    s->entry = Entry{std::move(message_id), emitted};
-    s->epoch = epoch_;  // rotations while its tuples were being sent do not count
-    s->committed = true;
-  }
+SpoutPending::Decision SpoutPending::Commit(uint64_t root, topology::Value message_id,
+                                            TimePoint emitted, uint64_t edges) {
+  Slot* s = Find(root);
+  if (s == nullptr) return Decision::kUnknown;
+  s->entry = Entry{std::move(message_id), emitted};
+  s->epoch = epoch_;  // rotations while its tuples were being sent do not count
+  s->committed = true;
+  if (edges == 0) return Decision::kPending;  // an acker tracks the tree: nothing is acked here
+  s->ack_value ^= edges;
+  return DecisionOf(*s);
+}
+
+SpoutPending::Decision SpoutPending::Ack(uint64_t root, uint64_t value) noexcept {
+  Slot* s = Find(root);
+  if (s == nullptr) return Decision::kUnknown;
+  s->ack_value ^= value;
+  return DecisionOf(*s);
+}
+
+SpoutPending::Decision SpoutPending::Fail(uint64_t root) noexcept {
+  Slot* s = Find(root);
+  if (s == nullptr) return Decision::kUnknown;
+  s->failed = true;
+  return DecisionOf(*s);
 }
 
 void SpoutPending::Release(uint64_t root) noexcept {
   if (Slot* s = Find(root)) {
     s->root = 0;
     s->committed = false;
+    s->failed = false;
     s->entry = Entry{};
     free_.push_back(static_cast<uint32_t>(s - slots_.data()));
     --size_;

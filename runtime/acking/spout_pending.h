@@ -21,6 +21,10 @@ namespace tempest::runtime {
 // cache however many trees are pending (a hash table keyed by random roots misses the cache on
 // every access). A reply whose root does not match its slot's (a late or duplicate one) is
 // ignored. Time is the caller's: tests rotate by hand. Single-threaded (the spout's task).
+//
+// Each entry also keeps its tree's ack value, as an acker's ledger does: the XOR of the edge ids
+// the spout sent (at Commit) and of the bolts' acks, which may come before the Commit (while the
+// spout's emit waits for room downstream). A committed tree whose value is 0 is complete.
 class SpoutPending {
  public:
   using TimePoint = std::chrono::steady_clock::time_point;
@@ -31,11 +35,20 @@ class SpoutPending {
   static constexpr int kSlotBits = kRootSlotBits;
   static constexpr uint64_t kHighBitsLimit = uint64_t{1} << (64 - kSlotBits);
 
+  // What an ack message, or the Commit, made of a tree.
+  enum class Decision { kPending, kCompleted, kFailed, kUnknown };
+
   // Takes a free slot and returns the root id of a new tree: (high_bits << kSlotBits) | slot.
   // high_bits must be non-zero and below kHighBitsLimit. 0 when every slot is taken (full()).
   uint64_t Reserve(uint64_t high_bits);
-  // Fills the entry of a reserved root once its tuples are out.
-  void Commit(uint64_t root, topology::Value message_id, TimePoint emitted);
+  // Fills the entry of a reserved root once its tuples are out; `edges`: the XOR of the edge
+  // ids sent, 0 when an acker tracks the tree. kCompleted or kFailed if the bolts' acks or a
+  // fail came first: the caller Takes the entry then.
+  Decision Commit(uint64_t root, topology::Value message_id, TimePoint emitted, uint64_t edges = 0);
+  // A bolt's ack (its input's edge XOR the edges it sent) or fail, for a tree this task tracks
+  // itself. kCompleted / kFailed: the caller Takes the entry; kUnknown: a late or stray message.
+  Decision Ack(uint64_t root, uint64_t value) noexcept;
+  Decision Fail(uint64_t root) noexcept;
   // Frees a reserved root whose emit went nowhere or threw.
   void Release(uint64_t root) noexcept;
   // Reserve + Commit.
@@ -61,9 +74,16 @@ class SpoutPending {
   struct Slot {
     uint64_t root = 0;       // 0: free
     uint64_t epoch = 0;      // the rotation count when committed or last touched
+    uint64_t ack_value = 0;  // the XOR of the edges sent and acked so far
     bool committed = false;  // reserved slots are not expired: their tree is still being sent
+    bool failed = false;     // failed before its Commit
     Entry entry;
   };
+  static Decision DecisionOf(const Slot& s) noexcept {
+    if (!s.committed) return Decision::kPending;
+    if (s.failed) return Decision::kFailed;
+    return s.ack_value == 0 ? Decision::kCompleted : Decision::kPending;
+  }
   Slot* Find(uint64_t root) noexcept {
     const uint64_t i = root & ((uint64_t{1} << kSlotBits) - 1);
     if (root == 0 || i >= slots_.size() || slots_[i].root != root) return nullptr;

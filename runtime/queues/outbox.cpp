@@ -6,6 +6,17 @@
 #include "runtime/queues/chaining.h"
 
 namespace tempest::runtime {
+namespace {
+
+// Acks and replies together, ascending (as TaskSlots takes them).
+std::vector<int> AckDestinations(const Outbox::Destinations& d) {
+  std::vector<int> all = d.acks;
+  all.insert(all.end(), d.replies.begin(), d.replies.end());
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+}  // namespace
 
 Outbox::Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinations& destinations,
                Options options)
@@ -13,8 +24,8 @@ Outbox::Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinat
       queues_(queues),
       slot_of_(destinations.tuples),
       slots_(destinations.tuples.size()),
-      ack_slot_of_(destinations.acks),
-      acks_(destinations.acks.size()),
+      ack_slot_of_(AckDestinations(destinations)),
+      acks_(ack_slot_of_.size()),
       batch_size_(std::max<std::size_t>(1, options.batch_size)),
       first_reserve_(std::clamp<std::size_t>(
           kOpenBatchBytes /
@@ -28,10 +39,14 @@ Outbox::Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinat
           std::max<std::size_t>(1, std::min<std::size_t>(frame_tuples_, options.frame_bytes / 19))),
       link_(options.link),
       streams_(options.streams),
-      acks_without_waiting_(options.acks_without_waiting),
       chains_(options.chains) {
   for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].task = destinations.tuples[i];
-  for (std::size_t i = 0; i < acks_.size(); ++i) acks_[i].task = destinations.acks[i];
+  for (int t : destinations.acks) acks_[ack_slot_of_.Of(t)].task = t;
+  for (int t : destinations.replies) {
+    AckSlot& s = acks_[ack_slot_of_.Of(t)];
+    s.task = t;
+    s.wait = false;
+  }
 }
 
 void Outbox::StartChaining() {
@@ -131,12 +146,13 @@ void Outbox::HandAcks(int ack_slot) {
   std::erase(ack_dirty_, ack_slot);
   std::vector<transport::AckMessage>& batch = acks_[ack_slot].batch;
   const int task = acks_[ack_slot].task;
+  const bool wait = acks_[ack_slot].wait;
   bool sent = true;
   if (queues_[task] == nullptr) {
     ack_frame_.clear();
     transport::EncodeAckFrame(from_task_, task, batch, ack_frame_);
-    sent = link_->SendAcks(task, ack_frame_, static_cast<uint32_t>(batch.size()),
-                           !acks_without_waiting_, &while_blocked_);
+    sent = link_->SendAcks(task, ack_frame_, static_cast<uint32_t>(batch.size()), wait,
+                           &while_blocked_);
     batch.clear();
   } else {
     Envelope e;
@@ -145,16 +161,16 @@ void Outbox::HandAcks(int ack_slot) {
     const std::size_t had = batch.size();
     e.acks = std::move(batch);
     Envelope spare;  // a buffer the queue recycled, if it has one
-    sent = acks_without_waiting_
-               ? queues_[task]->PushWithoutWaiting(std::move(e), &spare)
-               : queues_[task]->Push(std::move(e), &spare, TaskQueue::WakeConsumer::kNow,
-                                     &while_blocked_);
+    sent = wait ? queues_[task]->Push(std::move(e), &spare, TaskQueue::WakeConsumer::kNow,
+                                      &while_blocked_)
+                : queues_[task]->PushWithoutWaiting(std::move(e), &spare);
     batch = std::move(spare.acks);
     // Room for as many as this batch had: no regrowing under load.
     batch.reserve(std::max<std::size_t>(64, had));
   }
-  // The acker's replies to a spout that has finished are stale: losing them is harmless.
-  if (!sent && !acks_without_waiting_) open_ = false;
+  // Replies to a spout that has finished are stale (its trees are all decided): losing them is
+  // harmless.
+  if (!sent && wait) open_ = false;
 }
 
 void Outbox::Flush() {

@@ -33,9 +33,6 @@ class Outbox {
     std::size_t frame_bytes = 64 * 1024;  // bytes per remote frame (also capped by the credit)
     RemoteLink* link = nullptr;           // multi-process runs: how to reach remote tasks
     const transport::StreamTable* streams = nullptr;
-    // Ack messages never wait for room or credit (the acker's outbox: its messages go to spout
-    // tasks, which may be blocked sending to the acker; waiting could close a cycle).
-    bool acks_without_waiting = false;
     // Tasks chained to this one (runtime/queues/chaining.h): they get its batches and markers by
     // call.
     const ChainTable* chains = nullptr;
@@ -44,7 +41,10 @@ class Outbox {
   // grows with its fan-out, not with the topology.
   struct Destinations {
     std::vector<int> tuples;  // where tuples (and end-of-stream and close) go
-    std::vector<int> acks;    // where ack messages (and close) go
+    std::vector<int> acks;    // where ack messages (and close) go: the ackers
+    // Where ack messages go without ever waiting for room or credit: the spout tasks, which may
+    // be blocked sending to this task (waiting could close a cycle). Disjoint from `acks`.
+    std::vector<int> replies;
   };
   // queues[t] is task t's inbound queue when t runs in this process, else nullptr: then
   // options.link and options.streams must be given. The queues outlive the outbox.
@@ -101,12 +101,12 @@ class Outbox {
     slots_[slot].pending.EndRow(schema, cells, 0);
     HandIfFull(slot);
   }
-  // Queues one ack-protocol message for `task` (an acker, or a spout for the acker's replies),
-  // one of the ack destinations. An ack of the same tree as the message queued just before it
-  // is XORed into that one: the acker's sum is the same (XOR is associative), and the tuples of
-  // one tree (a sentence's words) tend to be acked one after another.
-  // Takes the message's fields rather than a message: a message just built by the caller and
-  // copied whole would make the copy wait for the caller's stores (a failed store forward).
+  // Queues one ack-protocol message for `task` (an acker, or a spout tracking its own trees or
+  // getting an acker's replies), one of the ack or reply destinations. An ack of the same tree as
+  // the message queued just before it is XORed into that one: the acker's sum is the same (XOR is
+  // associative), and the tuples of one tree (a sentence's words) tend to be acked one after
+  // another. Takes the message's fields rather than a message: a message just built by the caller
+  // and copied whole would make the copy wait for the caller's stores (a failed store forward).
   void SendAck(int task, transport::AckMessage::Type type, uint64_t root, uint64_t value) {
     // Most tasks ack to one acker: its slot is remembered rather than looked up per message.
     if (task != last_ack_task_) {
@@ -197,6 +197,7 @@ class Outbox {
   struct AckSlot {
     std::vector<transport::AckMessage> batch;
     int task = 0;
+    bool wait = true;  // false: a reply destination
   };
   TaskSlots ack_slot_of_;  // ack destinations
   std::vector<AckSlot> acks_;
@@ -224,7 +225,6 @@ class Outbox {
   std::vector<int> deferred_list_;  // slots marked deferred
   std::vector<int> ack_dirty_;      // ack slots with messages since the last Flush
   std::string ack_frame_;           // reused encoding buffer
-  bool acks_without_waiting_;
   WhileBlocked while_blocked_;
   const ChainTable* chains_;
   bool chaining_started_ = false;

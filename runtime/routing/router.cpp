@@ -102,4 +102,24 @@ std::vector<int> DownstreamTasks(const topology::TopologySpec& spec,
   return {down.begin(), down.end()};
 }
 
+std::vector<int> SourceSpoutTasks(const topology::TopologySpec& spec,
+                                  const topology::TaskLayout& layout, int task) {
+  std::set<std::string> seen = {layout.ComponentOf(task)};
+  std::vector<const ComponentSpec*> todo = {spec.Find(layout.ComponentOf(task))};
+  std::set<int> spouts;
+  while (!todo.empty()) {
+    const ComponentSpec* c = todo.back();
+    todo.pop_back();
+    if (c == nullptr) continue;
+    if (c->kind == topology::ComponentKind::kSpout) {
+      const std::vector<int>& tasks = layout.TasksOf(c->id);
+      spouts.insert(tasks.begin(), tasks.end());
+    }
+    for (const InputSpec& in : c->inputs) {
+      if (seen.insert(in.source.component).second) todo.push_back(spec.Find(in.source.component));
+    }
+  }
+  return {spouts.begin(), spouts.end()};
+}
+
 }  // namespace tempest::runtime

@@ -74,5 +74,9 @@ std::vector<int> UpstreamTasks(const topology::TopologySpec& spec,
 // The tasks `task` may send to, ascending (what Router::DownstreamTasks gives its own task).
 std::vector<int> DownstreamTasks(const topology::TopologySpec& spec,
                                  const topology::TaskLayout& layout, int task);
+// The spout tasks whose tuples may reach `task` along any path of streams, ascending: where the
+// trees of its inputs start.
+std::vector<int> SourceSpoutTasks(const topology::TopologySpec& spec,
+                                  const topology::TaskLayout& layout, int task);
 
 }  // namespace tempest::runtime

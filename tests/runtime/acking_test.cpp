@@ -83,7 +83,44 @@ topology::BoltFactory Sink(std::shared_ptr<testing::Recorder> r) {
   return [r] { return std::make_unique<testing::RecordingBolt>(r); };
 }
 
-TEST(AckingTest, TreesCompleteThroughAnchoredChainsWithOneOrSeveralAckers) {
+// Runs each test twice: with the spouts tracking their own trees (the default: bolts ack straight
+// to them) and with every tree going through the acker tasks (Storm's way, which spout tasks
+// beyond the root ids' lanes take).
+class TrackedBy : public ::testing::TestWithParam<bool> {
+ protected:
+  RunSummary Run(std::shared_ptr<const topology::TopologySpec> spec) {
+    LocalRunOptions options;
+    options.spouts_track_trees = GetParam();
+    return LocalCluster(std::move(spec), options).Run();
+  }
+};
+INSTANTIATE_TEST_SUITE_P(AckingTest, TrackedBy, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "Spouts" : "Ackers";
+                         });
+
+// Which tasks apply the acks: the acker tasks count the trees they decide.
+TEST_P(TrackedBy, TheAckersDecideTreesOnlyWhenSpoutsDoNotTrackThem) {
+  constexpr int kCount = 2000;
+  topology::TopologyBuilder b;
+  b.Config().acker_executors = 2;
+  b.SetSpout("gen", testing::Generator(kCount), 2);
+  b.SetBolt("a", Identity(), 2).ShuffleGrouping("gen");
+  b.SetBolt("sink", Sink(std::make_shared<testing::Recorder>())).ShuffleGrouping("a");
+  LocalRunOptions options;
+  options.spouts_track_trees = GetParam();
+  LocalCluster cluster(b.Build(), options);
+  const RunSummary s = cluster.Run();
+  ASSERT_TRUE(s.completed) << s.error;
+  EXPECT_EQ(s.Find("gen")->acked, static_cast<uint64_t>(kCount));
+  uint64_t by_ackers = 0;
+  for (const TaskSnapshot& t : cluster.Snapshot()) {
+    if (t.component == topology::kAckerComponent) by_ackers += t.acked;
+  }
+  EXPECT_EQ(by_ackers, GetParam() ? 0u : static_cast<uint64_t>(kCount));
+}
+
+TEST_P(TrackedBy, TreesCompleteThroughAnchoredChainsWithOneOrSeveralAckers) {
   for (const int ackers : {1, 3}) {
     constexpr int kCount = 5000;
     auto recorder = std::make_shared<testing::Recorder>();
@@ -93,7 +130,7 @@ TEST(AckingTest, TreesCompleteThroughAnchoredChainsWithOneOrSeveralAckers) {
     b.SetBolt("a", Identity(), 2).ShuffleGrouping("gen");
     b.SetBolt("b", Identity(), 3).ShuffleGrouping("a");
     b.SetBolt("sink", Sink(recorder), 2).ShuffleGrouping("b");
-    const RunSummary s = LocalCluster(b.Build()).Run();
+    const RunSummary s = Run(b.Build());
     ASSERT_TRUE(s.completed) << s.error;
     const ComponentSummary& gen = *s.Find("gen");
     EXPECT_EQ(gen.acked, static_cast<uint64_t>(kCount)) << ackers << " ackers";
@@ -165,7 +202,7 @@ class FailFirstPairWithZero : public topology::Bolt {
   bool failed_ = false;
 };
 
-TEST(AckingTest, AMultiAnchoredTupleCompletesOrFailsEveryTreeItBelongsTo) {
+TEST_P(TrackedBy, AMultiAnchoredTupleCompletesOrFailsEveryTreeItBelongsTo) {
   constexpr int kCount = 1000;
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
@@ -174,7 +211,7 @@ TEST(AckingTest, AMultiAnchoredTupleCompletesOrFailsEveryTreeItBelongsTo) {
   b.SetBolt("sink", [recorder] {
      return std::make_unique<FailFirstPairWithZero>(recorder);
    }).ShuffleGrouping("pair");
-  const RunSummary s = LocalCluster(b.Build()).Run();
+  const RunSummary s = Run(b.Build());
   ASSERT_TRUE(s.completed) << s.error;
   const ComponentSummary& gen = *s.Find("gen");
   // The failed pair held two trees: both fail, both are replayed, then everything completes.
@@ -192,14 +229,14 @@ TEST(AckingTest, AMultiAnchoredTupleCompletesOrFailsEveryTreeItBelongsTo) {
   EXPECT_EQ(ids, Range(kCount));
 }
 
-TEST(AckingTest, FailedTuplesAreReplayedUntilTheyAreProcessed) {
+TEST_P(TrackedBy, FailedTuplesAreReplayedUntilTheyAreProcessed) {
   constexpr int kCount = 3000;
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
   b.SetSpout("gen", testing::Generator(kCount));
   b.SetBolt("picky", Picky([](int64_t id) { return id % 7 == 0; })).ShuffleGrouping("gen");
   b.SetBolt("sink", Sink(recorder)).ShuffleGrouping("picky");
-  const RunSummary s = LocalCluster(b.Build()).Run();
+  const RunSummary s = Run(b.Build());
   ASSERT_TRUE(s.completed) << s.error;
   const uint64_t refused = (kCount + 6) / 7;
   const ComponentSummary& gen = *s.Find("gen");
@@ -211,7 +248,7 @@ TEST(AckingTest, FailedTuplesAreReplayedUntilTheyAreProcessed) {
   EXPECT_EQ(Ids(*recorder), Range(kCount));
 }
 
-TEST(AckingTest, TuplesNobodyAcksTimeOutAndAreReplayed) {
+TEST_P(TrackedBy, TuplesNobodyAcksTimeOutAndAreReplayed) {
   constexpr int kCount = 300;
   auto recorder = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
@@ -220,7 +257,7 @@ TEST(AckingTest, TuplesNobodyAcksTimeOutAndAreReplayed) {
   b.SetBolt("forgetful", Picky([](int64_t) { return true; }, /*ignore=*/true), 2)
       .FieldsGrouping("gen", {"id"});
   b.SetBolt("sink", Sink(recorder)).ShuffleGrouping("forgetful");
-  const RunSummary s = LocalCluster(b.Build()).Run();
+  const RunSummary s = Run(b.Build());
   ASSERT_TRUE(s.completed) << s.error;
   const ComponentSummary& gen = *s.Find("gen");
   EXPECT_EQ(gen.timed_out, static_cast<uint64_t>(kCount));
@@ -379,7 +416,7 @@ TEST(AckingTest, AnOverloadedBoundedRunEndsInsteadOfReplayingForEver) {
   EXPECT_EQ(Ids(*recorder), Range(kCount));  // replays may repeat some, none is missing
 }
 
-TEST(AckingTest, ResetTimeoutKeepsWorkLongerThanTheTimeoutAlive) {
+TEST_P(TrackedBy, ResetTimeoutKeepsWorkLongerThanTheTimeoutAlive) {
   topology::TopologyBuilder b;
   b.Config().message_timeout_secs = 1;
   b.SetSpout("gen", testing::Generator(50));
@@ -387,7 +424,7 @@ TEST(AckingTest, ResetTimeoutKeepsWorkLongerThanTheTimeoutAlive) {
   b.SetBolt("slow", [] {
      return std::make_unique<SlowBolt>(std::chrono::milliseconds(2500), true);
    }).ShuffleGrouping("gen");
-  const RunSummary s = LocalCluster(b.Build()).Run();
+  const RunSummary s = Run(b.Build());
   ASSERT_TRUE(s.completed) << s.error;
   const ComponentSummary& gen = *s.Find("gen");
   EXPECT_EQ(gen.timed_out, 0u);

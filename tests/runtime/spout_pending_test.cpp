@@ -1,5 +1,5 @@
-// SpoutPending: Storm's two-generation timeout rule (rotation driven by hand) and roots that
-// name their slot.
+// SpoutPending: Storm's two-generation timeout rule (rotation driven by hand), roots that name
+// their slot, and the ack values of the trees a spout tracks itself.
 #include "runtime/acking/spout_pending.h"
 
 #include <gtest/gtest.h>
@@ -98,6 +98,58 @@ TEST(SpoutPendingTest, TouchRestartsTheTimeout) {
   p.Rotate(expired);
   p.Rotate(expired);
   EXPECT_EQ(expired.size(), 1u);
+}
+
+using Decision = SpoutPending::Decision;
+
+TEST(SpoutPendingTest, ATreeCompletesWhenItsEdgesAndAcksXorToZero) {
+  SpoutPending p;
+  const uint64_t root = p.Reserve(5);
+  // Edges 0b0011 and 0b0101 sent; the first bolt acks 0b0011 ^ 0b1000 (it sent edge 0b1000).
+  EXPECT_EQ(p.Commit(root, Value(int64_t{1}), kT0, 0b0011 ^ 0b0101), Decision::kPending);
+  EXPECT_EQ(p.Ack(root, 0b0011 ^ 0b1000), Decision::kPending);
+  EXPECT_EQ(p.Ack(root, 0b0101), Decision::kPending);
+  EXPECT_EQ(p.Ack(root, 0b1000), Decision::kCompleted);
+  EXPECT_EQ(p.Take(root)->message_id, Value(int64_t{1}));
+  EXPECT_EQ(p.Ack(root, 0b1000), Decision::kUnknown);  // late: its tree is decided
+  EXPECT_TRUE(p.empty());
+}
+
+// While the spout's emit waits for room downstream, acks of the tuples already sent come in:
+// the tree is decided at its Commit, never before.
+TEST(SpoutPendingTest, AcksAndFailsBeforeTheCommitDecideTheTreeAtTheCommit) {
+  SpoutPending p;
+  const uint64_t acked = p.Reserve(5);
+  EXPECT_EQ(p.Ack(acked, 0x77), Decision::kPending);
+  EXPECT_EQ(p.Commit(acked, Value("a"), kT0, 0x77), Decision::kCompleted);
+  const uint64_t failed = p.Reserve(6);
+  EXPECT_EQ(p.Fail(failed), Decision::kPending);
+  EXPECT_EQ(p.Commit(failed, Value("b"), kT0, 0x99), Decision::kFailed);
+  const uint64_t half = p.Reserve(7);
+  EXPECT_EQ(p.Ack(half, 0x10), Decision::kPending);
+  EXPECT_EQ(p.Commit(half, Value("c"), kT0, 0x30), Decision::kPending);
+  EXPECT_EQ(p.Ack(half, 0x20), Decision::kCompleted);
+}
+
+TEST(SpoutPendingTest, AReusedSlotStartsFromAZeroValueAndIgnoresTheOldRoot) {
+  SpoutPending p;
+  const uint64_t first = p.Reserve(5);
+  EXPECT_EQ(p.Ack(first, 0x1), Decision::kPending);
+  EXPECT_EQ(p.Fail(first), Decision::kPending);
+  p.Release(first);
+  const uint64_t second = p.Reserve(9);
+  ASSERT_EQ(RootSlot(second), RootSlot(first));
+  EXPECT_EQ(p.Ack(first, 0x2), Decision::kUnknown);
+  EXPECT_EQ(p.Commit(second, Value("x"), kT0, 0x4), Decision::kPending);
+  EXPECT_EQ(p.Ack(second, 0x4), Decision::kCompleted);
+}
+
+// With an acker tracking the tree (edges 0 at the Commit), the entry only waits for a verdict.
+TEST(SpoutPendingTest, ATreeAnAckerTracksStaysPendingAtItsCommit) {
+  SpoutPending p;
+  const uint64_t root = p.Reserve(5);
+  EXPECT_EQ(p.Commit(root, Value("a"), kT0), Decision::kPending);
+  EXPECT_EQ(p.size(), 1u);
 }
 
 }  // namespace

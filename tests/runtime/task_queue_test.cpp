@@ -272,7 +272,7 @@ void ExpectAFullBatchWaitsForTheFlush(int64_t after) {
   Outbox::Options options;
   options.batch_size = 4;
   const std::vector<TaskQueue*> queues = {nullptr, nullptr, &q};
-  Outbox outbox(1, queues, {{2}, {}}, options);
+  Outbox outbox(1, queues, {{2}, {}, {}}, options);
   std::vector<int64_t> got;
   std::thread consumer([&] { got = PopTuples(q, static_cast<std::size_t>(4 + after)); });
   AwaitConsumerWaiting(q, 1);
@@ -309,7 +309,7 @@ TEST(TaskQueueTest, AnOutboxReachesFarApartDestinationsOfAWideTopology) {
   queues[kTasks] = &acker;
   Outbox::Options options;
   options.batch_size = 2;
-  Outbox outbox(1, queues, {{7, kTasks - 1}, {kTasks}}, options);
+  Outbox outbox(1, queues, {{7, kTasks - 1}, {kTasks}, {}}, options);
   for (int64_t i = 0; i < 5; ++i) outbox.Send(i % 2 == 0 ? 7 : kTasks - 1, nullptr, {i});
   outbox.SendAck(kTasks, transport::AckMessage::Type::kAck, 42, 9);
   outbox.SendClose({7, kTasks - 1, kTasks});
@@ -337,7 +337,7 @@ TEST(TaskQueueTest, AnOutboxReachesFarApartDestinationsOfAWideTopology) {
 TEST(TaskQueueTest, AnOutboxFoldsAnAckIntoTheAckOfTheSameTreeBeforeIt) {
   TaskQueue acker(1024);
   std::vector<TaskQueue*> queues = {nullptr, nullptr, &acker};
-  Outbox outbox(1, queues, {{}, {2}}, Outbox::Options{});
+  Outbox outbox(1, queues, {{}, {2}, {}}, Outbox::Options{});
   using Type = transport::AckMessage::Type;
   const std::vector<transport::AckMessage> sent = {
       {Type::kAck, 42, 0b0001}, {Type::kAck, 42, 0b0010}, {Type::kAck, 42, 0b0100},
