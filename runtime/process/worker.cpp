@@ -392,7 +392,8 @@ std::vector<std::string> WorkerFlags(const WorkerOptions& o) {
       "--heartbeat-ms",   std::to_string(o.heartbeat.count()),
       "--queue-capacity", std::to_string(o.run.queue_capacity),
       "--batch-size",     std::to_string(o.run.batch_size),
-      "--frame-bytes",    std::to_string(o.run.frame_bytes)};
+      "--frame-bytes",    std::to_string(o.run.frame_bytes),
+      "--track-trees",    o.run.spouts_track_trees ? "1" : "0"};
   if (o.curve.enabled()) {
     flags.insert(flags.end(),
                  {"--curve-server-public", o.curve.server_public, "--curve-server-secret",
@@ -468,6 +469,8 @@ WorkerOptions ParseWorkerFlags(const std::vector<std::string>& flags) {
       o.run.batch_size = static_cast<std::size_t>(number(1));
     } else if (flag == "--frame-bytes") {
       o.run.frame_bytes = static_cast<std::size_t>(number(1));
+    } else if (flag == "--track-trees") {
+      o.run.spouts_track_trees = number(0) != 0;
     } else {
       throw std::invalid_argument(fmt::format("unknown worker flag {}", flag));
     }

@@ -86,6 +86,28 @@ TEST_F(ProcessClusterTest, ABoundedRunOnThreeWorkersLosesNothing) {
   }
 }
 
+// Every id's tree completes across workers whether the spout tracks its trees (the bolts' acks
+// cross to its worker) or the ackers do (Storm's way): the acker tasks decide none, or all.
+TEST_F(ProcessClusterTest, TreesCompleteAcrossWorkersTrackedBySpoutsOrByAckers) {
+  for (const bool spouts : {true, false}) {
+    SCOPED_TRACE(spouts ? "spouts track" : "ackers track");
+    const testing::YamlRun yaml = Steady(50'000, 0);
+    runtime::ProcessRunOptions options = yaml.Workers(3);
+    options.run.spouts_track_trees = spouts;
+    ProcessCluster cluster(yaml.Load(), options);
+    const RunSummary summary = cluster.Run();
+    ASSERT_TRUE(summary.completed) << summary.error;
+    EXPECT_EQ(summary.Find("gen")->acked, 50'000u);
+    EXPECT_EQ(summary.Find("gen")->failed, 0u);
+    uint64_t by_ackers = 0;
+    for (const runtime::TaskSnapshot& t : cluster.Snapshot()) {
+      if (t.component == topology::kAckerComponent) by_ackers += t.acked;
+    }
+    EXPECT_EQ(by_ackers, spouts ? 0u : 50'000u);
+    ExpectEachIdOnce(Ids(Out()), 50'000);
+  }
+}
+
 // Gauges a bolt reports in its worker reach the supervisor's summary, summed over the tasks of
 // both workers. The supervisor has GaugeBolt registered here; the workers load it as a plugin.
 TEST_F(ProcessClusterTest, GaugesOfEveryWorkerAreSummedInTheSummary) {

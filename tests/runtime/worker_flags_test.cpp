@@ -21,6 +21,7 @@ TEST(WorkerFlagsTest, RoundTrip) {
   o.heartbeat = std::chrono::milliseconds(250);
   o.run.queue_capacity = 99;
   o.run.batch_size = 7;
+  o.run.spouts_track_trees = false;
   const WorkerOptions back = ParseWorkerFlags(WorkerFlags(o));
   EXPECT_EQ(back.index, 2);
   EXPECT_EQ(back.workers, 3);
@@ -34,6 +35,9 @@ TEST(WorkerFlagsTest, RoundTrip) {
   EXPECT_EQ(back.heartbeat.count(), 250);
   EXPECT_EQ(back.run.queue_capacity, 99u);
   EXPECT_EQ(back.run.batch_size, 7u);
+  EXPECT_FALSE(back.run.spouts_track_trees);
+  o.run.spouts_track_trees = true;
+  EXPECT_TRUE(ParseWorkerFlags(WorkerFlags(o)).run.spouts_track_trees);
 }
 
 TEST(WorkerFlagsTest, MistakesAreNamed) {
