@@ -22,11 +22,12 @@ uint64_t SpoutPending::Reserve(uint64_t high_bits) {
   return root;
 }
 
-SpoutPending::Decision SpoutPending::Commit(uint64_t root, topology::Value message_id,
+SpoutPending::Decision SpoutPending::Commit(uint64_t root, topology::Value&& message_id,
                                             TimePoint emitted, uint64_t edges) {
   Slot* s = Find(root);
   if (s == nullptr) return Decision::kUnknown;
-  s->entry = Entry{std::move(message_id), emitted};
+  s->entry.message_id = std::move(message_id);
+  s->entry.emitted = emitted;
   s->epoch = epoch_;  // rotations while its tuples were being sent do not count
   s->committed = true;
   if (edges == 0) return Decision::kPending;  // an acker tracks the tree: nothing is acked here
@@ -53,7 +54,8 @@ void SpoutPending::Release(uint64_t root) noexcept {
     s->root = 0;
     s->committed = false;
     s->failed = false;
-    s->entry = Entry{};
+    // The entry is left as it is: moved out already, or never filled (an emit that went
+    // nowhere), and overwritten at the slot's next Commit.
     free_.push_back(static_cast<uint32_t>(s - slots_.data()));
     --size_;
   }
@@ -66,11 +68,18 @@ uint64_t SpoutPending::Add(uint64_t high_bits, topology::Value message_id, TimeP
 }
 
 std::optional<SpoutPending::Entry> SpoutPending::Take(uint64_t root) {
-  Slot* s = Find(root);
-  if (s == nullptr) return std::nullopt;
-  Entry e = std::move(s->entry);
-  Release(root);
+  Entry e;
+  if (!TakeInto(root, e)) return std::nullopt;
   return e;
+}
+
+bool SpoutPending::TakeInto(uint64_t root, Entry& out) {
+  Slot* s = Find(root);
+  if (s == nullptr) return false;
+  out.message_id = std::move(s->entry.message_id);
+  out.emitted = s->entry.emitted;
+  Release(root);
+  return true;
 }
 
 bool SpoutPending::Touch(uint64_t root) {
