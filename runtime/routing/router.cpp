@@ -105,18 +105,19 @@ std::vector<int> DownstreamTasks(const topology::TopologySpec& spec,
 std::vector<int> SourceSpoutTasks(const topology::TopologySpec& spec,
                                   const topology::TaskLayout& layout, int task) {
   std::set<std::string> seen = {layout.ComponentOf(task)};
-  std::vector<const ComponentSpec*> todo = {spec.Find(layout.ComponentOf(task))};
+  std::vector<const ComponentSpec*> to_visit = {spec.Find(layout.ComponentOf(task))};
   std::set<int> spouts;
-  while (!todo.empty()) {
-    const ComponentSpec* c = todo.back();
-    todo.pop_back();
+  while (!to_visit.empty()) {
+    const ComponentSpec* c = to_visit.back();
+    to_visit.pop_back();
     if (c == nullptr) continue;
     if (c->kind == topology::ComponentKind::kSpout) {
       const std::vector<int>& tasks = layout.TasksOf(c->id);
       spouts.insert(tasks.begin(), tasks.end());
     }
     for (const InputSpec& in : c->inputs) {
-      if (seen.insert(in.source.component).second) todo.push_back(spec.Find(in.source.component));
+      if (seen.insert(in.source.component).second)
+        to_visit.push_back(spec.Find(in.source.component));
     }
   }
   return {spouts.begin(), spouts.end()};
