@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -52,16 +53,35 @@ struct TaskMetrics {
     return gauges_;
   }
 
-  // Counts drops in `dropped` and under their cause (a handful of causes, under the same lock).
+  // Counts drops in `dropped` and under their cause. Per tuple at times (a flood of late
+  // tuples), so no lock: a fixed table of causes, each named once before it is published.
+  // Past kMaxDropCauses - 1 distinct causes, new ones count as "other".
+  static constexpr std::size_t kMaxDropCauses = 16;
   void AddDropped(std::string_view cause, uint64_t count) {
     Bump(dropped, count);
-    std::lock_guard lock(gauges_mu_);
-    topology::NamedValue(dropped_by_cause_, cause) += count;
+    Bump(DropCause(cause), count);
   }
   topology::NamedCounts DroppedByCause() const {
-    std::lock_guard lock(gauges_mu_);
-    return dropped_by_cause_;
+    topology::NamedCounts out;
+    const std::size_t n = drop_causes_.load(std::memory_order_acquire);
+    for (std::size_t i = 0; i < n; ++i) {
+      out.emplace_back(drop_cause_[i].name, drop_cause_[i].count.load(std::memory_order_relaxed));
+    }
+    return out;
   }
+
+  // The counter of `cause`, added if new; the table's last slot is kept for "other".
+  std::atomic<uint64_t>& DropCause(std::string_view cause) {
+    const std::size_t n = drop_causes_.load(std::memory_order_relaxed);  // written here only
+    for (std::size_t i = 0; i < n; ++i) {
+      if (drop_cause_[i].name == cause) return drop_cause_[i].count;
+    }
+    if (n + 1 >= kMaxDropCauses && cause != kOtherCause) return DropCause(kOtherCause);
+    drop_cause_[n].name = std::string(cause);
+    drop_causes_.store(n + 1, std::memory_order_release);
+    return drop_cause_[n].count;
+  }
+  static constexpr std::string_view kOtherCause = "other";
 
   // The latest error (rare: under the same lock) and when, in ms since the epoch.
   struct LastError {
@@ -87,7 +107,12 @@ struct TaskMetrics {
  private:
   mutable std::mutex gauges_mu_;
   topology::NamedCounts gauges_;
-  topology::NamedCounts dropped_by_cause_;
+  struct DropCauseCount {
+    std::string name;  // set before the slot is published, then never changed
+    std::atomic<uint64_t> count{0};
+  };
+  std::array<DropCauseCount, kMaxDropCauses> drop_cause_;
+  std::atomic<std::size_t> drop_causes_{0};  // slots published
   LastError last_error_;
 };
 

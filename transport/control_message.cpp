@@ -53,20 +53,28 @@ void PackNamed(msgpack::packer<StringSink>& pk,
   }
 }
 
-// `what` names one entry in errors ("gauge": "a gauge name is not a string").
+// What a list's errors call its parts ("a gauge name is not a string"): fixed texts, so a
+// heartbeat's decoding formats nothing unless it fails.
+struct NamedListWords {
+  const char* list;
+  const char* entry;
+  const char* name;
+  const char* value;
+};
+constexpr NamedListWords kGaugeWords{"the gauge list", "a gauge", "a gauge name", "a gauge value"};
+constexpr NamedListWords kCauseWords{"the drop cause list", "a drop cause", "a drop cause name",
+                                     "a drop cause value"};
+
 bool ReadNamed(MsgpackReader& r, std::vector<std::pair<std::string, uint64_t>>& out,
-               std::string_view what) {
+               const NamedListWords& words) {
   uint32_t n = 0;
-  if (!r.ReadArrayHeader(n, fmt::format("the {} list", what).c_str())) return false;
+  if (!r.ReadArrayHeader(n, words.list)) return false;
   out.assign(n, {});
   for (auto& [name, value] : out) {
     uint32_t pair = 0;
-    if (!r.ReadArrayHeader(pair, fmt::format("a {}", what).c_str())) return false;
-    if (pair != 2) return r.Fail(fmt::format("a {} is not a (name, value) pair", what));
-    if (!r.ReadString(name, fmt::format("a {} name", what).c_str()) ||
-        !r.ReadUint(value, fmt::format("a {} value", what).c_str())) {
-      return false;
-    }
+    if (!r.ReadArrayHeader(pair, words.entry)) return false;
+    if (pair != 2) return r.Fail(fmt::format("{} is not a (name, value) pair", words.entry));
+    if (!r.ReadString(name, words.name) || !r.ReadUint(value, words.value)) return false;
   }
   return true;
 }
@@ -210,7 +218,7 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
     for (uint64_t& v : t.latency) {
       if (!r.ReadUint(v, "a latency bucket")) return fail(false);
     }
-    if (!ReadNamed(r, t.gauges, "gauge")) return fail(false);
+    if (!ReadNamed(r, t.gauges, kGaugeWords)) return fail(false);
     if (!r.ReadString(t.last_error, "the last error") ||
         !r.ReadInt(t.last_error_ms, "the last error's time") ||
         !ReadUints(r, t.execute_latency, "the execute latency") ||
@@ -227,7 +235,7 @@ bool DecodeControlMessage(std::string_view body, ControlMessage& m, std::string*
     for (topology::MetricReading& m : t.user_metrics) {
       if (!ReadMetric(r, m)) return fail(false);
     }
-    if (!ReadNamed(r, t.dropped_by_cause, "drop cause")) return fail(false);
+    if (!ReadNamed(r, t.dropped_by_cause, kCauseWords)) return fail(false);
   }
   if (!r.ReadArrayHeader(n, "the endpoints")) return fail(false);
   m.endpoints.assign(n, {});

@@ -11,6 +11,7 @@
 #include "runtime/local_cluster.h"
 #include "runtime/process/run_state.h"
 #include "runtime/run_summary.h"
+#include "runtime/task_metrics.h"
 #include "topology/bolt.h"
 #include "topology/named_counts.h"
 #include "topology/topology_builder.h"
@@ -86,6 +87,20 @@ TEST(DroppedByCauseTest, TuplesASpoutGivesUpAreCountedAsMaxRetries) {
   EXPECT_EQ(s.Find("gen")->dropped, 20u);
   EXPECT_EQ(s.Find("gen")->dropped_by_cause, (NamedCounts{{"max_retries", 20}}));
   EXPECT_EQ(s.Find("gen")->failed, 60u);  // each id: the first try and 2 replays
+}
+
+// The causes live in a fixed table (counted without a lock): past 15 distinct causes, new ones
+// count as "other", and nothing is lost from the total.
+TEST(DroppedByCauseTest, PastTheTableNewCausesCountAsOther) {
+  TaskMetrics m;
+  for (int i = 0; i < 20; ++i) m.AddDropped("cause " + std::to_string(i), 2);
+  m.AddDropped("cause 3", 1);
+  const NamedCounts causes = m.DroppedByCause();
+  ASSERT_EQ(causes.size(), TaskMetrics::kMaxDropCauses);
+  EXPECT_EQ(causes[3], (std::pair<std::string, uint64_t>{"cause 3", 3}));
+  EXPECT_EQ(causes[14].first, "cause 14");
+  EXPECT_EQ(causes.back(), (std::pair<std::string, uint64_t>{"other", 10}));  // causes 15-19
+  EXPECT_EQ(m.dropped.load(), 41u);
 }
 
 // A restarted worker counts from 0 again: its drops add to the dead incarnation's, by cause.
