@@ -365,6 +365,31 @@ std::string ShapeName(const Shape& s) {
   return fmt::format("±{} ms, wm {} ms{}", s.bound, s.interval, s.acking ? ", acking" : "");
 }
 
+// The throughput table's header.
+void PrintHeader(uint64_t n, int64_t lag, int repeats) {
+  fmt::print(
+      "{} rows per stream, {} keys, every {}th row up to {} ms early, lag {} ms, {} rounds, "
+      "medians\n",
+      n, kKeys, kDisorderEvery, kMaxDisorderMs, lag, repeats);
+  fmt::print("{:<26} {:>8} {:>8} {:>8} {:>6} {:>10} {:>10} {:>13} {:>10}\n", "shape", "bare",
+             "state", "tempest", "ratio", "rows bare", "rows temp", "late bare/tmp", "heap peak");
+  fmt::print("{:<26} {:>8} {:>8} {:>8} {:>6}\n", "", "M in/s", "M in/s", "M in/s", "t/bare");
+}
+
+// The runtime without a join: spouts -> NullBolt and spouts -> IdentityBolt -> NullBolt.
+void PrintCeilings(const std::shared_ptr<const Rows>& left,
+                   const std::shared_ptr<const Rows>& right, int repeats) {
+  std::vector<double> null_sink, identity;
+  for (int round = 0; round < repeats; ++round) {
+    null_sink.push_back(RuntimeCeiling(left, right, false));
+    identity.push_back(RuntimeCeiling(left, right, true));
+  }
+  fmt::print(
+      "runtime ceilings, no join: spouts -> NullBolt {:.2f} M in/s; spouts -> IdentityBolt -> "
+      "NullBolt {:.2f} M in/s\n",
+      Median(null_sink) / 1e6, Median(identity) / 1e6);
+}
+
 double Mb(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
 }  // namespace
@@ -383,10 +408,11 @@ int main(int argc, char** argv) {
   app.add_option("--lag-ms", lag, "Watermark lag of both joins (>= 50: no row is late)");
   app.add_option("--watermark-intervals", intervals, "IntervalJoinBolt watermark_interval_ms");
   app.add_flag("--acking", acking, "Also run every shape with acking on (default config)");
-  bool state_only = false, ceilings_only = false, tempest_only = false;
+  bool state_only = false, ceilings_only = false, tempest_only = false, memory_only = false;
   app.add_flag("--tempest-only", tempest_only, "Only the IntervalJoinBolt runs (for profiling)");
   app.add_flag("--state-only", state_only, "Only the IntervalJoinState pass (for profiling)");
   app.add_flag("--ceilings-only", ceilings_only, "Only the runtime ceilings (for profiling)");
+  app.add_flag("--memory-only", memory_only, "Only the peak state table (bytes per held row)");
   CLI11_PARSE(app, argc, argv);
 
   const auto left = std::make_shared<const Rows>(MakeRows(n, 1));
@@ -414,23 +440,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   bool ok = true;
-  fmt::print(
-      "{} rows per stream, {} keys, every {}th row up to {} ms early, lag {} ms, {} rounds, "
-      "medians\n",
-      n, kKeys, kDisorderEvery, kMaxDisorderMs, lag, repeats);
-  fmt::print("{:<26} {:>8} {:>8} {:>8} {:>6} {:>10} {:>10} {:>13} {:>10}\n", "shape", "bare",
-             "state", "tempest", "ratio", "rows bare", "rows temp", "late bare/tmp", "heap peak");
-  fmt::print("{:<26} {:>8} {:>8} {:>8} {:>6}\n", "", "M in/s", "M in/s", "M in/s", "t/bare");
-  {
-    std::vector<double> null_sink, identity;
-    for (int round = 0; round < repeats; ++round) {
-      null_sink.push_back(RuntimeCeiling(left, right, false));
-      identity.push_back(RuntimeCeiling(left, right, true));
-    }
-    fmt::print(
-        "runtime ceilings, no join: spouts -> NullBolt {:.2f} M in/s; spouts -> IdentityBolt -> "
-        "NullBolt {:.2f} M in/s\n",
-        Median(null_sink) / 1e6, Median(identity) / 1e6);
+  if (!memory_only) {
+    PrintHeader(n, lag, repeats);
+    PrintCeilings(left, right, repeats);
     if (ceilings_only) return 0;
   }
   struct Peak {
@@ -439,6 +451,11 @@ int main(int argc, char** argv) {
   };
   std::vector<Peak> peaks;
   for (const int64_t bound : bounds) {
+    if (memory_only) {
+      peaks.push_back(
+          {bound, BareJoin(*left, *right, bound, lag), StatePass(*left, *right, bound, lag, true)});
+      continue;
+    }
     std::vector<Shape> shapes;
     for (const int64_t interval : intervals) {
       shapes.push_back({bound, lag, interval, false});
