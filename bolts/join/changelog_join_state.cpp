@@ -142,12 +142,13 @@ class RowBlob {
 // its expiry queue falls due (kNever: it has none); it stays with the slot when a key is forgotten,
 // so a recycled slot never has two.
 struct KeyState {
-  uint64_t hash = 0;
+  uint32_t hash = 0;  // the low bits (FlatKeyTable)
+  bool in_table = false;
   RowBlob sides[2];
   int64_t due[2] = {kNever, kNever};
-  bool in_table = false;
   bool empty() const noexcept { return sides[0].empty() && sides[1].empty(); }
 };
+static_assert(sizeof(KeyState) == 56);
 
 // When a key's rows of one side should be looked at for expiry.
 struct Expiry {

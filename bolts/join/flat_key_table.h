@@ -9,7 +9,8 @@
 
 namespace tempest::bolts {
 
-// The join states' key index: per key a Slot (the state's per-key data, with `uint64_t hash`,
+// The join states' key index: per key a Slot (the state's per-key data, with `hash`: the key's
+// hash, or its low 32 bits in a `uint32_t` (a table never has 2^32 places),
 // `bool in_table` and `bool empty() const`) and the key's values as the Codec stores them apart
 // (a probe compares them only when the hashes are equal), found through an open-addressing
 // table of indices (linear probing, load at most a half).
@@ -25,6 +26,7 @@ class FlatKeyTable {
  public:
   static constexpr uint32_t kNoKey = std::numeric_limits<uint32_t>::max();
   static constexpr std::size_t kSweepAt = 1024;
+  using SlotHash = decltype(Slot::hash);
 
   Slot& operator[](uint32_t k) noexcept { return slots_[k]; }
   const Slot& operator[](uint32_t k) const noexcept { return slots_[k]; }
@@ -37,7 +39,7 @@ class FlatKeyTable {
     for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
       const uint32_t k = table_[s];
       if (k == kNoKey) return kNoKey;
-      if (slots_[k].hash == hash && Codec::Equals(stored_[k], key)) return k;
+      if (slots_[k].hash == static_cast<SlotHash>(hash) && Codec::Equals(stored_[k], key)) return k;
     }
   }
 
@@ -59,7 +61,7 @@ class FlatKeyTable {
       stored_.emplace_back();
     }
     Codec::Assign(stored_[k], key);
-    slots_[k].hash = hash;
+    slots_[k].hash = static_cast<SlotHash>(hash);
     slots_[k].in_table = true;
     Place(k);
     ++in_table_;

@@ -90,10 +90,10 @@ struct KeyState {
     Ring ring;
   };
 
-  uint64_t hash = 0;
-  Store store[2] = {};
+  uint32_t hash = 0;  // the low bits (FlatKeyTable)
   uint32_t count[2] = {0, 0};
   bool in_table = false;
+  Store store[2] = {};
 
   uint32_t Size(int s) const noexcept { return count[s] & ~kSpilled; }
   bool Spilled(int s) const noexcept { return (count[s] & kSpilled) != 0; }
@@ -197,6 +197,8 @@ struct KeyState {
     r = Ring{data, 0, 2 * n - 1};
   }
 };
+static_assert(sizeof(KeyState) == 48);
+static_assert(sizeof(KeyState) == 48);
 
 // A side's elements whose cleanup time is neither end of int64, in (cleanup, arrival) order.
 // Those arriving in order (at or after the last one queued, the usual case) go into a FIFO as
