@@ -8,11 +8,19 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/acking/latency_histogram.h"
+#include "topology/named_counts.h"
 
 namespace tempest::launch {
 namespace {
 
 using nlohmann::json;
+
+// {name: value, ...}.
+json ByName(const topology::NamedCounts& counts) {
+  json j = json::object();
+  for (const auto& [name, n] : counts) j[name] = n;
+  return j;
+}
 
 // A component's tasks' counters added up.
 struct Totals {
@@ -22,7 +30,7 @@ struct Totals {
   runtime::LatencyCounts complete_latency;
   runtime::LatencyCounts execute_latency;  // ns
   json gauges = json::object();
-  json dropped_by_cause = json::object();
+  topology::NamedCounts dropped_by_cause;
   std::vector<topology::MetricReading> metrics;  // the tasks' own, each name's combined
 
   void Add(const runtime::TaskSnapshot& t) {
@@ -34,7 +42,7 @@ struct Totals {
     errors += t.errors;
     dropped += t.dropped;
     for (const auto& [cause, n] : t.dropped_by_cause) {
-      dropped_by_cause[cause] = dropped_by_cause.value(cause, uint64_t{0}) + n;
+      topology::NamedValue(dropped_by_cause, cause) += n;
     }
     timed_out += t.timed_out;
     replayed += t.replayed;
@@ -205,7 +213,7 @@ json SpoutEntry(const topology::ComponentSpec& c, const Totals& t) {
             {"pending", t.pending},
             {"givenUp", t.dropped},
             {"gauges", t.gauges},
-            {"droppedByCause", t.dropped_by_cause}};
+            {"droppedByCause", ByName(t.dropped_by_cause)}};
   j.update(LatencyFields(t.complete_latency));
   j["metrics"] = MetricsJson(t.metrics);
   return j;
@@ -222,7 +230,7 @@ json BoltEntry(const topology::ComponentSpec& c, const Totals& t) {
             {"errors", t.errors},
             {"dropped", t.dropped},
             {"gauges", t.gauges},
-            {"droppedByCause", t.dropped_by_cause}};
+            {"droppedByCause", ByName(t.dropped_by_cause)}};
   j.update(ExecuteLatencyFields(t.execute_latency));
   j["metrics"] = MetricsJson(t.metrics);
   return j;
@@ -273,8 +281,7 @@ json Component(const RunView& run, const topology::ComponentSpec& c) {
               {"queueSize", t.queue_size},
               {"queueCapacity", t.queue_capacity},
               {"finished", t.finished},
-              {"droppedByCause", json::object()}};
-    for (const auto& [cause, n] : t.dropped_by_cause) e["droppedByCause"][cause] = n;
+              {"droppedByCause", ByName(t.dropped_by_cause)}};
     if (spout) {
       e["pending"] = t.pending;
       e.update(LatencyFields(t.complete_latency));
