@@ -108,7 +108,8 @@ class Outbox {
   // another. Takes the message's fields rather than a message: a message just built by the caller
   // and copied whole would make the copy wait for the caller's stores (a failed store forward).
   void SendAck(int task, transport::AckMessage::Type type, uint64_t root, uint64_t value) {
-    // Most tasks ack to one acker: its slot is remembered rather than looked up per message.
+    // Consecutive acks mostly go to one task (an acker, or the spout task of a batch's trees):
+    // its slot is remembered rather than looked up per message.
     if (task != last_ack_task_) {
       last_ack_slot_ = ack_slot_of_.Of(task);
       last_ack_task_ = task;
