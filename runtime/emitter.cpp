@@ -13,9 +13,10 @@ Emitter::Emitter(const topology::TopologyContext& context, const Router::Options
       router_(context, router_options),
       outbox_(std::move(outbox)),
       metrics_(metrics),
+      default_stream_(router_.StreamIndex(topology::kDefaultStream)),
       debug_(context.GetTopologyConfig().debug) {}
 
-int Emitter::ResolveStream(std::string_view stream) const {
+int Emitter::ResolveNamedStream(std::string_view stream) const {
   const int s = router_.StreamIndex(stream);
   if (s < 0) {
     throw std::invalid_argument(

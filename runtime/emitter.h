@@ -52,7 +52,17 @@ class Emitter {
   const Router& router() const noexcept { return router_; }
 
  private:
-  int ResolveStream(std::string_view stream) const;
+  int ResolveStream(std::string_view stream) const {
+    // Most emits name the default stream through kDefaultStream itself: an immutable literal,
+    // so its address says which stream it is without comparing names (a memcmp call per emit).
+    if (stream.data() == topology::kDefaultStream &&
+        stream.size() == std::string_view(topology::kDefaultStream).size() &&
+        default_stream_ >= 0) {
+      return default_stream_;
+    }
+    return ResolveNamedStream(stream);
+  }
+  int ResolveNamedStream(std::string_view stream) const;
   void CheckSize(const topology::StreamSchema& schema, std::size_t size) const {
     if (size != schema.fields->size()) ThrowWrongSize(schema, size);
   }
@@ -72,6 +82,7 @@ class Emitter {
   std::vector<int> targets_;
   const topology::Values no_values_;  // what routing reads when no grouping reads values
   topology::Values row_values_;       // a forwarded row's values, when routing reads them
+  const int default_stream_;          // the index of "default", or -1 if it is not declared
   bool debug_;
 };
 
