@@ -396,6 +396,16 @@ class BoltExecutor final : public TaskExecutor,
   // Many anchors (a window's tuples) are merged by sorting rather than by a quadratic search.
   Outbox::AnchorList AnchorsFor(int) override {
     out_anchors_.clear();
+    // The usual emit: anchored to the one input being executed, of one tree.
+    if (anchors_.size() == 1 && anchors_[0] != nullptr) {
+      const topology::AckMeta& meta = topology::TupleAccess::Ack(*anchors_[0]);
+      if (meta.anchors.size() == 1) {
+        const uint64_t edge = ids_.Next();
+        meta.ack_val ^= edge;
+        one_anchor_ = {meta.anchors[0].root, edge};
+        return Outbox::AnchorList(&one_anchor_, 1);
+      }
+    }
     const bool many = anchors_.size() > 8;
     for (const topology::Tuple* a : anchors_) {
       if (a == nullptr) continue;
@@ -553,6 +563,7 @@ class BoltExecutor final : public TaskExecutor,
   AckIds ids_;
   topology::Anchors anchors_;  // of the emit being routed
   boost::container::small_vector<topology::AckMeta::Anchor, 4> out_anchors_;
+  topology::AckMeta::Anchor one_anchor_{};  // AnchorsFor's answer for one input of one tree
   std::unique_ptr<topology::Bolt> bolt_;
   topology::OwningBolt* owning_ = nullptr;  // bolt_, when it keeps its inputs
   topology::BatchBolt* batch_ = nullptr;    // bolt_, when it takes a batch at a time
