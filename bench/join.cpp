@@ -355,8 +355,21 @@ int main(int argc, char** argv) {
                  "rows); separate: two spouts, windows cut by arrival order")
       ->transform(CLI::CheckedTransformer(std::map<std::string, Sources>{
           {"paired", Sources::kPaired}, {"separate", Sources::kSeparate}}));
+  bool alone_only = false;
+  app.add_flag("--alone-only", alone_only, "Only the JoinBolt alone (for profiling)");
   CLI11_PARSE(app, argc, argv);
 
+  if (alone_only) {
+    const std::vector<Row> a = MakeRows(n), b = MakeRows(n);
+    for (uint64_t w : windows) {
+      for (int round = 0; round < repeats; ++round) {
+        uint64_t rows = 0;
+        fmt::print("JoinBolt alone, window {}: {:.2f} M in/s\n", w,
+                   RunJoinAlone(a, b, w, rows) / 1e6);
+      }
+    }
+    return 0;
+  }
   MeasureWindowMemory(100'000, true);
   MeasureJoinMemory(100'000, false);
   MeasureJoinMemory(100'000, true);
