@@ -301,7 +301,11 @@ class SpoutExecutor final : public TaskExecutor,
   }
 
   // Hands the decided trees' message ids to the spout: acked, or failed (to replay or give up).
+  // Called twice per NextTuple, mostly with nothing decided: that check is all that is inline.
   void Settle() {
+    if (!decided_.empty()) SettleDecided();
+  }
+  void SettleDecided() {
     while (!decided_.empty()) {
       // Giving up emits on the failed stream, which may wait and decide more meanwhile.
       settling_.swap(decided_);
