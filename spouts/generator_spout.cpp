@@ -20,6 +20,9 @@ struct GeneratorSpout::State {
   std::string payload;
   std::deque<int64_t> replay;
   Clock::time_point started;
+  // The stream emitted on: the default one through the library's constant, which the runtime
+  // resolves without comparing names.
+  std::string_view stream;
 };
 
 GeneratorSpout::GeneratorSpout(GeneratorSpoutConfig config) : config_(std::move(config)) {}
@@ -34,6 +37,9 @@ void GeneratorSpout::Open(const topology::TopologyContext& context,
   state_->stride = context.GetThisComponentTasks().size();
   state_->payload.assign(config_.payload_bytes, 'x');
   state_->started = Clock::now();
+  state_->stream = config_.stream == topology::kDefaultStream
+                       ? std::string_view(topology::kDefaultStream)
+                       : std::string_view(config_.stream);
 }
 
 topology::NextResult GeneratorSpout::NextTuple() {
@@ -63,7 +69,7 @@ topology::NextResult GeneratorSpout::NextTuple() {
     s.row.AddInt(ts);
     s.row.AddString(s.payload);
     s.row.EndRow(nullptr, 4, 0);
-    s.rows->EmitRow(config_.stream, s.row[0], id);
+    s.rows->EmitRow(s.stream, s.row[0], id);
     return topology::NextResult::kEmitted;
   }
   // Built in place: an initializer list would copy the payload string twice.
@@ -72,7 +78,7 @@ topology::NextResult GeneratorSpout::NextTuple() {
   values.emplace_back(key);
   values.emplace_back(ts);
   values.emplace_back(s.payload);
-  s.out->Emit(config_.stream, std::move(values), id);
+  s.out->Emit(s.stream, std::move(values), id);
   return topology::NextResult::kEmitted;
 }
 
