@@ -84,7 +84,7 @@ void FrameBuilder::WriteCell(const topology::RowRef& row, std::size_t field) {
   }
 }
 
-void FrameBuilder::WriteAnchors(std::span<const topology::AckMeta::Anchor> anchors) {
+inline void FrameBuilder::WriteAnchors(std::span<const topology::AckMeta::Anchor> anchors) {
   w_.ArrayHeader(static_cast<uint32_t>(2 * anchors.size()));
   for (const auto& a : anchors) {
     w_.Uint(a.root);
