@@ -33,27 +33,8 @@ void FrameBuilder::Begin(int from_task, int to_task) {
   count_at_ = w_.size() - 4;
 }
 
-void FrameBuilder::Add(int stream, const topology::Values& values,
-                       std::span<const topology::AckMeta::Anchor> anchors) {
-  w_.ArrayHeader(3);
-  w_.Uint(static_cast<uint32_t>(stream));
-  w_.ArrayHeader(static_cast<uint32_t>(values.size()));
-  for (const Value& v : values) w_.Value(v);
-  WriteAnchors(anchors);
-  ++count_;
-}
-
-void FrameBuilder::AddRow(int stream, const topology::RowRef& row,
-                          std::span<const topology::AckMeta::Anchor> anchors) {
-  w_.ArrayHeader(3);
-  w_.Uint(static_cast<uint32_t>(stream));
-  w_.ArrayHeader(static_cast<uint32_t>(row.size()));
-  for (std::size_t i = 0; i < row.size(); ++i) WriteCell(row, i);
-  WriteAnchors(anchors);
-  ++count_;
-}
-
-void FrameBuilder::WriteCell(const topology::RowRef& row, std::size_t field) {
+// Per field and per tuple: inline in Add and AddRow, their only callers.
+inline void FrameBuilder::WriteCell(const topology::RowRef& row, std::size_t field) {
   using topology::CellTag;
   const topology::Cell& c = row.cell(field);
   switch (c.tag) {
@@ -90,6 +71,26 @@ inline void FrameBuilder::WriteAnchors(std::span<const topology::AckMeta::Anchor
     w_.Uint(a.root);
     w_.Uint(a.edge);
   }
+}
+
+void FrameBuilder::Add(int stream, const topology::Values& values,
+                       std::span<const topology::AckMeta::Anchor> anchors) {
+  w_.ArrayHeader(3);
+  w_.Uint(static_cast<uint32_t>(stream));
+  w_.ArrayHeader(static_cast<uint32_t>(values.size()));
+  for (const Value& v : values) w_.Value(v);
+  WriteAnchors(anchors);
+  ++count_;
+}
+
+void FrameBuilder::AddRow(int stream, const topology::RowRef& row,
+                          std::span<const topology::AckMeta::Anchor> anchors) {
+  w_.ArrayHeader(3);
+  w_.Uint(static_cast<uint32_t>(stream));
+  w_.ArrayHeader(static_cast<uint32_t>(row.size()));
+  for (std::size_t i = 0; i < row.size(); ++i) WriteCell(row, i);
+  WriteAnchors(anchors);
+  ++count_;
 }
 
 std::string_view FrameBuilder::Finish() {
