@@ -2,6 +2,7 @@
 
 // Tuples as the rows of the batch they travel in (internal to Tempest; user code sees Tuple).
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -128,6 +129,13 @@ class RowBatch {
       }
     }
     AddHeader(schema, values.size(), anchors);
+  }
+  // Overwrites field `field` of row `row`, an integer, with `i`: a row emitted again and again
+  // with only its integers changing (GeneratorSpout's) is built once.
+  void SetInt(std::size_t row, std::size_t field, int64_t i) noexcept {
+    Cell& c = cells_[rows_[row].first_cell + field];
+    assert(c.tag == CellTag::kInt);
+    std::memcpy(c.bytes, &i, sizeof i);
   }
   // Copies the values of `from` (a row of any batch), on stream `schema`, with other anchors.
   void AppendRow(const StreamSchema* schema, const RowRef& from,

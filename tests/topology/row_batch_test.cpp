@@ -89,6 +89,20 @@ TEST(RowBatchTest, RowsReadInPlace) {
   EXPECT_EQ(r.Text(0), "");  // not text
 }
 
+// A row re-emitted with new integers (GeneratorSpout's) keeps its other fields.
+TEST(RowBatchTest, SetIntChangesOneIntegerOfARow) {
+  RowBatch batch;
+  batch.Append(&kSchema, {1, "a long enough text to live in the arena"});
+  batch.Append(&kSchema, {2, 3});
+  batch.SetInt(0, 0, -7);
+  batch.SetInt(1, 1, std::numeric_limits<int64_t>::max());
+  Values row;
+  batch[0].LoadValues(row);
+  EXPECT_EQ(row, (Values{-7, "a long enough text to live in the arena"}));
+  batch[1].LoadValues(row);
+  EXPECT_EQ(row, (Values{2, std::numeric_limits<int64_t>::max()}));
+}
+
 TEST(RowBatchTest, ACopiedRowHasTheSameValuesAndItsOwnAnchors) {
   RowBatch from, to;
   for (const Values& v : AllKinds()) from.Append(&kSchema, v, std::vector<AckMeta::Anchor>{{1, 1}});
