@@ -93,11 +93,84 @@ class SpoutPending {
     if (root == 0 || i >= slots_.size() || slots_[i].root != root) return nullptr;
     return &slots_[i];
   }
+  void Free(Slot& s) noexcept {
+    s.root = 0;
+    s.committed = false;
+    s.failed = false;
+    // The entry is left as it is: moved out already, or never filled (an emit that went
+    // nowhere), and overwritten at the slot's next Commit.
+    free_.push_back(static_cast<uint32_t>(&s - slots_.data()));
+    --size_;
+  }
 
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;  // last freed on top
   std::size_t size_ = 0;
   uint64_t epoch_ = 0;
 };
+
+// Inline: the spout's thread runs these once or twice per tracked tuple (Reserve and Commit
+// at the emit, Ack and TakeInto when the acks come), and it is the busiest thread of an acked run.
+
+inline uint64_t SpoutPending::Reserve(uint64_t high_bits) {
+  uint64_t slot = 0;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+  } else if (!full()) {
+    slot = slots_.size();
+    slots_.emplace_back();
+  } else {
+    return 0;
+  }
+  const uint64_t root = (high_bits << kSlotBits) | slot;
+  Slot& s = slots_[slot];
+  s.root = root;
+  s.epoch = epoch_;
+  s.ack_value = 0;
+  s.failed = false;
+  ++size_;
+  return root;
+}
+
+inline SpoutPending::Decision SpoutPending::Commit(uint64_t root, topology::Value&& message_id,
+                                                   TimePoint emitted, uint64_t edges) {
+  Slot* s = Find(root);
+  if (s == nullptr) return Decision::kUnknown;
+  s->entry.message_id = std::move(message_id);
+  s->entry.emitted = emitted;
+  s->epoch = epoch_;  // rotations while its tuples were being sent do not count
+  s->committed = true;
+  if (edges == 0) return Decision::kPending;  // an acker tracks the tree: nothing is acked here
+  s->ack_value ^= edges;
+  return DecisionOf(*s);
+}
+
+inline SpoutPending::Decision SpoutPending::Ack(uint64_t root, uint64_t value) noexcept {
+  Slot* s = Find(root);
+  if (s == nullptr) return Decision::kUnknown;
+  s->ack_value ^= value;
+  return DecisionOf(*s);
+}
+
+inline SpoutPending::Decision SpoutPending::Fail(uint64_t root) noexcept {
+  Slot* s = Find(root);
+  if (s == nullptr) return Decision::kUnknown;
+  s->failed = true;
+  return DecisionOf(*s);
+}
+
+inline void SpoutPending::Release(uint64_t root) noexcept {
+  if (Slot* s = Find(root)) Free(*s);
+}
+
+inline bool SpoutPending::TakeInto(uint64_t root, Entry& out) {
+  Slot* s = Find(root);
+  if (s == nullptr) return false;
+  out.message_id = std::move(s->entry.message_id);
+  out.emitted = s->entry.emitted;
+  Free(*s);
+  return true;
+}
 
 }  // namespace tempest::runtime
