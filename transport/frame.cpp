@@ -137,6 +137,13 @@ void EncodeControlFrame(FrameKind kind, int from_task, int to_task, std::string&
 void EncodeAckFrame(int from_task, int to_task, std::span<const AckMessage> acks,
                     std::string& out) {
   MsgpackWriter w;
+  EncodeAckFrame(from_task, to_task, acks, w);
+  out.append(w.view());
+}
+
+void EncodeAckFrame(int from_task, int to_task, std::span<const AckMessage> acks,
+                    MsgpackWriter& w) {
+  w.Clear();
   WriteHeader(w, FrameKind::kAcks, from_task, to_task);
   w.ArrayHeader(static_cast<uint32_t>(3 * acks.size()));
   for (const AckMessage& m : acks) {
@@ -144,7 +151,6 @@ void EncodeAckFrame(int from_task, int to_task, std::span<const AckMessage> acks
     w.Uint(m.root);
     w.Uint(m.value);
   }
-  out.append(w.view());
 }
 
 void EncodeCreditFrame(int task, uint64_t tuples, std::string& out) {

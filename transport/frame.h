@@ -82,6 +82,9 @@ class FrameBuilder {
 
 // Appends a kAcks frame carrying `acks` (at least one).
 void EncodeAckFrame(int from_task, int to_task, std::span<const AckMessage> acks, std::string& out);
+// The same frame in `w`, cleared first: a sender that keeps its writer encodes frame after frame
+// into one buffer, without growing and copying it each time.
+void EncodeAckFrame(int from_task, int to_task, std::span<const AckMessage> acks, MsgpackWriter& w);
 // Appends a frame without tuples (end-of-stream, close, their acks, hello).
 void EncodeControlFrame(FrameKind kind, int from_task, int to_task, std::string& out);
 // Appends a credit frame: `task` has room for `tuples` more tuples from the receiving worker.

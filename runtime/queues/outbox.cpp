@@ -149,9 +149,8 @@ void Outbox::HandAcks(int ack_slot) {
   const bool wait = acks_[ack_slot].wait;
   bool sent = true;
   if (queues_[task] == nullptr) {
-    ack_frame_.clear();
     transport::EncodeAckFrame(from_task_, task, batch, ack_frame_);
-    sent = link_->SendAcks(task, ack_frame_, static_cast<uint32_t>(batch.size()), wait,
+    sent = link_->SendAcks(task, ack_frame_.view(), static_cast<uint32_t>(batch.size()), wait,
                            &while_blocked_);
     batch.clear();
   } else {

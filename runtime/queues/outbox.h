@@ -221,11 +221,11 @@ class Outbox {
   std::size_t remote_ack_batch_;
   RemoteLink* link_;
   const transport::StreamTable* streams_;
-  topology::Values staged_;         // Begin's values; a row's for a remote task
-  std::vector<int> dirty_;          // slots with a batch or frame started since the last Flush
-  std::vector<int> deferred_list_;  // slots marked deferred
-  std::vector<int> ack_dirty_;      // ack slots with messages since the last Flush
-  std::string ack_frame_;           // reused encoding buffer
+  topology::Values staged_;             // Begin's values; a row's for a remote task
+  std::vector<int> dirty_;              // slots with a batch or frame started since the last Flush
+  std::vector<int> deferred_list_;      // slots marked deferred
+  std::vector<int> ack_dirty_;          // ack slots with messages since the last Flush
+  transport::MsgpackWriter ack_frame_;  // reused encoding buffer
   WhileBlocked while_blocked_;
   const ChainTable* chains_;
   bool chaining_started_ = false;

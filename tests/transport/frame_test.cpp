@@ -236,6 +236,24 @@ TEST_F(FrameTest, UnknownStreamsAndWrongAritiesAreRejected) {
   EXPECT_EQ(error, "a tuple of stream 'side' of 'b' has 1 values, expected 3");
 }
 
+// A sender's writer is reused frame after frame: each encoding starts it afresh.
+TEST_F(FrameTest, AckFramesEncodeIntoAReusedWriter) {
+  using Type = AckMessage::Type;
+  MsgpackWriter w;
+  Frame f;
+  std::vector<AckMessage> acks;
+  for (uint64_t i = 1; i <= 2000; ++i) acks.push_back({Type::kAck, i, ~i});
+  EncodeAckFrame(4, 8, acks, w);
+  ASSERT_EQ(DecodeFrame(w.view(), *table_, f), DecodeStatus::kOk);
+  EXPECT_EQ(f.acks, acks);
+  const std::vector<AckMessage> one = {{Type::kFail, 7, 0}};
+  EncodeAckFrame(5, 6, one, w);
+  ASSERT_EQ(DecodeFrame(w.view(), *table_, f), DecodeStatus::kOk);
+  EXPECT_EQ(f.from_task, 5);
+  EXPECT_EQ(f.to_task, 6);
+  EXPECT_EQ(f.acks, one);
+}
+
 TEST_F(FrameTest, AckFramesRoundTripAndBadOnesAreMalformed) {
   using Type = AckMessage::Type;
   const std::vector<AckMessage> acks = {{Type::kInit, 1, UINT64_MAX}, {Type::kAck, UINT64_MAX, 0},
