@@ -69,9 +69,9 @@ namespace {
 
 using tempest::bench::HeapBytes;
 using tempest::bench::Median;
+using tempest::bench::PrintRuntimeCeilings;
 using tempest::bench::Row;
 using tempest::bench::Rows;
-using tempest::bench::RuntimeCeiling;
 using tempest::bench::Seconds;
 using tempest::bench::VectorSpout;
 namespace bolts = tempest::bolts;
@@ -376,20 +376,6 @@ void PrintHeader(uint64_t n, int64_t lag, int repeats) {
   fmt::print("{:<26} {:>8} {:>8} {:>8} {:>6}\n", "", "M in/s", "M in/s", "M in/s", "t/bare");
 }
 
-// The runtime without a join: spouts -> NullBolt and spouts -> IdentityBolt -> NullBolt.
-void PrintCeilings(const std::shared_ptr<const Rows>& left,
-                   const std::shared_ptr<const Rows>& right, int repeats) {
-  std::vector<double> null_sink, identity;
-  for (int round = 0; round < repeats; ++round) {
-    null_sink.push_back(RuntimeCeiling(left, right, false));
-    identity.push_back(RuntimeCeiling(left, right, true));
-  }
-  fmt::print(
-      "runtime ceilings, no join: spouts -> NullBolt {:.2f} M in/s; spouts -> IdentityBolt -> "
-      "NullBolt {:.2f} M in/s\n",
-      Median(null_sink) / 1e6, Median(identity) / 1e6);
-}
-
 double Mb(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
 }  // namespace
@@ -442,7 +428,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   if (!memory_only) {
     PrintHeader(n, lag, repeats);
-    PrintCeilings(left, right, repeats);
+    PrintRuntimeCeilings(left, right, repeats);
     if (ceilings_only) return 0;
   }
   struct Peak {

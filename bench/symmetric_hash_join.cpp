@@ -64,9 +64,9 @@ namespace {
 
 using tempest::bench::HeapBytes;
 using tempest::bench::Median;
+using tempest::bench::PrintRuntimeCeilings;
 using tempest::bench::Row;
 using tempest::bench::Rows;
-using tempest::bench::RuntimeCeiling;
 using tempest::bench::Seconds;
 using tempest::bench::VectorSpout;
 namespace bolts = tempest::bolts;
@@ -336,17 +336,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   fmt::print("{} rows per stream, {} keys ({} rows per key and side), ttl {} ms, {} rounds\n", n,
              keys, n / keys, ttl_ms, repeats);
-  if (!no_ceilings && !state_only && !tempest_only) {
-    std::vector<double> null_sink, identity;
-    for (int round = 0; round < repeats; ++round) {
-      null_sink.push_back(RuntimeCeiling(left, right, false));
-      identity.push_back(RuntimeCeiling(left, right, true));
-    }
-    fmt::print(
-        "runtime ceilings, no join (medians): spouts -> NullBolt {:.2f} M in/s; spouts -> "
-        "IdentityBolt -> NullBolt {:.2f} M in/s\n",
-        Median(null_sink) / 1e6, Median(identity) / 1e6);
-  }
+  if (!no_ceilings && !state_only && !tempest_only) PrintRuntimeCeilings(left, right, repeats);
   for (const std::string& type : types) {
     const bool left_outer = type == "left";
     std::vector<double> bare, state, temp, state_ratio, temp_ratio;

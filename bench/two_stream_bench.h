@@ -117,4 +117,18 @@ inline double RuntimeCeiling(const std::shared_ptr<const Rows>& left,
   return static_cast<double>(n) / seconds;
 }
 
+// Both ceilings, `repeats` rounds each, their medians printed on one line.
+inline void PrintRuntimeCeilings(const std::shared_ptr<const Rows>& left,
+                                 const std::shared_ptr<const Rows>& right, int repeats) {
+  std::vector<double> null_sink, identity;
+  for (int round = 0; round < repeats; ++round) {
+    null_sink.push_back(RuntimeCeiling(left, right, false));
+    identity.push_back(RuntimeCeiling(left, right, true));
+  }
+  fmt::print(
+      "runtime ceilings, no join (medians): spouts -> NullBolt {:.2f} M in/s; spouts -> "
+      "IdentityBolt -> NullBolt {:.2f} M in/s\n",
+      Median(null_sink) / 1e6, Median(identity) / 1e6);
+}
+
 }  // namespace tempest::bench
