@@ -33,7 +33,7 @@ void FrameBuilder::Begin(int from_task, int to_task) {
   count_at_ = w_.size() - 4;
 }
 
-// Per field and per tuple: inline in Add and AddRow, their only callers.
+// Run per field and per tuple sent: defined here, before Add and AddRow, to be inlined there.
 inline void FrameBuilder::WriteCell(const topology::RowRef& row, std::size_t field) {
   using topology::CellTag;
   const topology::Cell& c = row.cell(field);
