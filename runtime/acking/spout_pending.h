@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "runtime/acking/ack_ids.h"
@@ -43,23 +42,19 @@ class SpoutPending {
   uint64_t Reserve(uint64_t high_bits);
   // Fills the entry of a reserved root once its tuples are out; `edges`: the XOR of the edge
   // ids sent, 0 when an acker tracks the tree. kCompleted or kFailed if the bolts' acks or a
-  // fail came first: the caller Takes the entry then.
+  // fail came first: the caller takes the entry (TakeInto) then.
   Decision Commit(uint64_t root, topology::Value&& message_id, TimePoint emitted,
                   uint64_t edges = 0);
   // A bolt's ack (its input's edge XOR the edges it sent) or fail, for a tree this task tracks
-  // itself. kCompleted / kFailed: the caller Takes the entry; kUnknown: a late or stray message.
+  // itself. kCompleted / kFailed: the caller takes the entry (TakeInto); kUnknown: a late or stray
+  // message.
   Decision Ack(uint64_t root, uint64_t value) noexcept;
   Decision Fail(uint64_t root) noexcept;
   // Frees a reserved root whose emit went nowhere or threw.
   void Release(uint64_t root) noexcept;
-  // Reserve + Commit.
-  uint64_t Add(uint64_t high_bits, topology::Value message_id, TimePoint emitted);
 
-  // Removes the entry of `root`; nullopt for a root it does not hold (acked, failed or timed out
-  // already: a late reply is ignored).
-  std::optional<Entry> Take(uint64_t root);
-  // As Take, moving the entry into `out`; false for a root it does not hold. The spout's hot
-  // path: no optional and no temporary entry to move through.
+  // Removes the entry of `root`, moving it into `out`; false for a root it does not hold (acked,
+  // failed or timed out already: a late reply is ignored).
   bool TakeInto(uint64_t root, Entry& out);
   // Restarts the timeout of `root` (reset_timeout); false for an unknown root.
   bool Touch(uint64_t root);

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
+#include <utility>
 
 namespace tempest::runtime {
 namespace {
@@ -13,14 +15,27 @@ using topology::Value;
 
 const SpoutPending::TimePoint kT0{};
 
+// A tree whose tuples are all out (Reserve, then Commit, as the spout's emit does).
+uint64_t Add(SpoutPending& p, uint64_t high_bits, Value message_id, SpoutPending::TimePoint t) {
+  const uint64_t root = p.Reserve(high_bits);
+  if (root != 0) p.Commit(root, std::move(message_id), t);
+  return root;
+}
+
+std::optional<SpoutPending::Entry> Take(SpoutPending& p, uint64_t root) {
+  SpoutPending::Entry e;
+  if (!p.TakeInto(root, e)) return std::nullopt;
+  return e;
+}
+
 TEST(SpoutPendingTest, ATupleTimesOutAtTheSecondRotationAfterItsEmit) {
   SpoutPending p;
-  p.Add(0x11, Value(int64_t{10}), kT0);
+  Add(p, 0x11, Value(int64_t{10}), kT0);
   std::vector<SpoutPending::Entry> expired;
   p.Rotate(expired);  // T after the emit at the latest: not yet
   EXPECT_TRUE(expired.empty());
   EXPECT_EQ(p.size(), 1u);
-  p.Add(0x22, Value(int64_t{20}), kT0);
+  Add(p, 0x22, Value(int64_t{20}), kT0);
   p.Rotate(expired);  // between T and 2T after the emit of the first
   ASSERT_EQ(expired.size(), 1u);
   EXPECT_EQ(expired[0].message_id, Value(int64_t{10}));
@@ -34,37 +49,37 @@ TEST(SpoutPendingTest, ATupleTimesOutAtTheSecondRotationAfterItsEmit) {
 
 TEST(SpoutPendingTest, TakeRemovesOnceAndLateOrForeignRepliesAreIgnored) {
   SpoutPending p;
-  const uint64_t root = p.Add(0xABC, Value("a"), kT0);
+  const uint64_t root = Add(p, 0xABC, Value("a"), kT0);
   EXPECT_EQ(root >> SpoutPending::kSlotBits, 0xABCu);
   std::vector<SpoutPending::Entry> expired;
   p.Rotate(expired);  // now in the older generation: still found
-  const auto e = p.Take(root);
+  const auto e = Take(p, root);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->message_id, Value("a"));
-  EXPECT_FALSE(p.Take(root).has_value());  // acked twice, or acked after it timed out
+  EXPECT_FALSE(Take(p, root).has_value());  // acked twice, or acked after it timed out
   // The slot is reused by the next tree: a late reply for the old root does not match it.
-  const uint64_t next = p.Add(0xDEF, Value("b"), kT0);
+  const uint64_t next = Add(p, 0xDEF, Value("b"), kT0);
   EXPECT_NE(next, root);
-  EXPECT_FALSE(p.Take(root).has_value());
+  EXPECT_FALSE(Take(p, root).has_value());
   EXPECT_FALSE(p.Touch(root));
-  EXPECT_FALSE(p.Take(0).has_value());
-  EXPECT_FALSE(p.Take(uint64_t{1} << 40).has_value());  // a slot it never had
+  EXPECT_FALSE(Take(p, 0).has_value());
+  EXPECT_FALSE(Take(p, uint64_t{1} << 40).has_value());  // a slot it never had
   EXPECT_EQ(p.size(), 1u);
-  EXPECT_TRUE(p.Take(next).has_value());
+  EXPECT_TRUE(Take(p, next).has_value());
   EXPECT_TRUE(p.empty());
 }
 
 TEST(SpoutPendingTest, ReleaseFreesAReservedRootAndRootsAreDistinct) {
   SpoutPending p;
   std::set<uint64_t> roots;
-  for (int i = 0; i < 1000; ++i) roots.insert(p.Add(7, Value(int64_t{i}), kT0));
+  for (int i = 0; i < 1000; ++i) roots.insert(Add(p, 7, Value(int64_t{i}), kT0));
   EXPECT_EQ(roots.size(), 1000u);  // same high bits, different slots
   const uint64_t r = p.Reserve(9);
   EXPECT_EQ(p.size(), 1001u);
   p.Release(r);
   EXPECT_EQ(p.size(), 1000u);
-  EXPECT_FALSE(p.Take(r).has_value());
-  for (uint64_t root : roots) EXPECT_TRUE(p.Take(root).has_value());
+  EXPECT_FALSE(Take(p, r).has_value());
+  for (uint64_t root : roots) EXPECT_TRUE(Take(p, root).has_value());
   EXPECT_TRUE(p.empty());
   EXPECT_FALSE(p.full());
 }
@@ -88,7 +103,7 @@ TEST(SpoutPendingTest, AReservedRootNeverExpiresAndItsTimeoutStartsAtCommit) {
 
 TEST(SpoutPendingTest, TouchRestartsTheTimeout) {
   SpoutPending p;
-  const uint64_t root = p.Add(1, Value(int64_t{1}), kT0);
+  const uint64_t root = Add(p, 1, Value(int64_t{1}), kT0);
   std::vector<SpoutPending::Entry> expired;
   for (int i = 0; i < 10; ++i) {
     p.Rotate(expired);
@@ -110,7 +125,7 @@ TEST(SpoutPendingTest, ATreeCompletesWhenItsEdgesAndAcksXorToZero) {
   EXPECT_EQ(p.Ack(root, 0b0011 ^ 0b1000), Decision::kPending);
   EXPECT_EQ(p.Ack(root, 0b0101), Decision::kPending);
   EXPECT_EQ(p.Ack(root, 0b1000), Decision::kCompleted);
-  EXPECT_EQ(p.Take(root)->message_id, Value(int64_t{1}));
+  EXPECT_EQ(Take(p, root)->message_id, Value(int64_t{1}));
   EXPECT_EQ(p.Ack(root, 0b1000), Decision::kUnknown);  // late: its tree is decided
   EXPECT_TRUE(p.empty());
 }
