@@ -51,13 +51,13 @@ std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Va
     if (!router_.AcceptsDirect(s, direct_task)) ThrowDirectMisuse(s, direct_task);
     outbox_.Send(direct_task, &schema, std::move(values),
                  anchors != nullptr ? anchors->AnchorsFor(direct_task) : Outbox::AnchorList());
+  } else if (schema.direct) {
+    ThrowNotDirect(schema);
   } else if (const int only = router_.OnlyTask(s); only >= 0) {
     // One task subscribes: nothing to route, no list of targets.
-    if (schema.direct) ThrowNotDirect(schema);
     outbox_.Send(only, &schema, std::move(values),
                  anchors != nullptr ? anchors->AnchorsFor(only) : Outbox::AnchorList());
   } else {
-    if (schema.direct) ThrowNotDirect(schema);
     targets_.clear();
     router_.Route(s, values, targets_);
     n = SendToTargets(schema, std::move(values), anchors);
