@@ -9,11 +9,11 @@
 
 namespace tempest::bolts {
 
-// The join states' key index: per key a Slot (the state's per-key data, with `hash`: the key's
-// hash, or its low 32 bits in a `uint32_t` (a table never has 2^32 places),
-// `bool in_table` and `bool empty() const`) and the key's values as the Codec stores them apart
-// (a probe compares them only when the hashes are equal), found through an open-addressing
-// table of indices (linear probing, load at most a half).
+// The join states' key index: per key a Slot (the state's per-key data, with `hash`, `bool
+// in_table` and `bool empty() const`) and the key's values as the Codec stores them apart (a
+// probe compares them only when the hashes are equal), found through an open-addressing table of
+// indices (linear probing, load at most a half). A Slot's `hash` may be a `uint32_t` holding the
+// hash's low bits: a table never has 2^32 places.
 //
 // A key whose slot empties stays in the table for a while — keys come back, and forgetting one
 // at once costs a copy of its values and a rehash each time — until the empty ones outnumber
