@@ -15,10 +15,10 @@ namespace tempest::bolts {
 // indices (linear probing, load at most a half). A Slot's `hash` may be a `uint32_t` holding the
 // hash's low bits: a table never has 2^32 places.
 //
-// A key whose slot empties stays in the table for a while — keys come back, and forgetting one
-// at once costs a copy of its values and a rehash each time — until the empty ones outnumber
-// both the others and kSweepAt; a sweep (Rebuild) then drops them and recycles their slots
-// (which keep their capacity). Codec: `using Stored`, `static bool Equals(const Stored&, const
+// A state either forgets a key whose slot empties at once (Forget: the slot is recycled and keeps
+// its capacity; a key that comes back costs a copy of its values and a rehash), or lets it stay
+// for a while (Emptied) until the empty ones outnumber both the others and kSweepAt; a sweep
+// (Rebuild) then drops them all. Codec: `using Stored`, `static bool Equals(const Stored&, const
 // KeyRef&)`, `static void Assign(Stored&, const KeyRef&)`, `static void Release(Stored&)`.
 // Single-threaded.
 template <class Slot, class Codec>
@@ -35,42 +35,43 @@ class FlatKeyTable {
   std::size_t live() const noexcept { return in_table_ - empty_; }
 
   uint32_t Find(const KeyRef& key, uint64_t hash) const noexcept {
-    const std::size_t mask = table_.size() - 1;
-    for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
-      const uint32_t k = table_[s];
-      if (k == kNoKey) return kNoKey;
-      if (slots_[k].hash == static_cast<SlotHash>(hash) && Codec::Equals(stored_[k], key)) return k;
-    }
+    std::size_t place;
+    return Find(key, hash, place);
   }
 
   // The key's index, inserted (with an empty slot) if new. A key found empty is counted as
   // holding something again: call Emptied if it stays empty.
   uint32_t FindOrInsert(const KeyRef& key, uint64_t hash) {
-    uint32_t k = Find(key, hash);
-    if (k != kNoKey) {
-      if (slots_[k].empty()) --empty_;
-      return k;
-    }
-    if (2 * (in_table_ + 1) > table_.size()) Rebuild(table_.size() * 2);
-    if (!free_.empty()) {
-      k = free_.back();
-      free_.pop_back();
-    } else {
-      k = static_cast<uint32_t>(slots_.size());
-      slots_.emplace_back();
-      stored_.emplace_back();
-    }
-    Codec::Assign(stored_[k], key);
-    slots_[k].hash = static_cast<SlotHash>(hash);
-    slots_[k].in_table = true;
-    Place(k);
-    ++in_table_;
+    std::size_t place;
+    const uint32_t k = Find(key, hash, place);
+    if (k == kNoKey) return Insert(key, hash, place);
+    if (slots_[k].empty()) --empty_;
     return k;
   }
 
   // A key's slot became empty: keep it, and sweep once the empty keys are too many.
   void Emptied() {
     if (++empty_ > kSweepAt && 2 * empty_ > in_table_) Rebuild(table_.size());
+  }
+
+  // Drops an empty key at once: the keys after it in its probe chain that may move back do (a
+  // backward shift, no tombstones), and its slot is recycled.
+  void Forget(uint32_t k) noexcept {
+    const std::size_t mask = table_.size() - 1;
+    std::size_t hole = slots_[k].hash & mask;
+    while (table_[hole] != k) hole = (hole + 1) & mask;
+    for (std::size_t j = (hole + 1) & mask; table_[j] != kNoKey; j = (j + 1) & mask) {
+      const std::size_t home = slots_[table_[j]].hash & mask;
+      if (((j - home) & mask) >= ((j - hole) & mask)) {
+        table_[hole] = table_[j];
+        hole = j;
+      }
+    }
+    table_[hole] = kNoKey;
+    slots_[k].in_table = false;
+    Codec::Release(stored_[k]);
+    free_.push_back(k);
+    --in_table_;
   }
 
   // Rebuilds the table at `capacity` (a power of two) with the keys that hold something; the
@@ -102,6 +103,49 @@ class FlatKeyTable {
   }
 
  private:
+  // As Find; a key not found would go at `place`.
+  uint32_t Find(const KeyRef& key, uint64_t hash, std::size_t& place) const noexcept {
+    const std::size_t mask = table_.size() - 1;
+    for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
+      const uint32_t k = table_[s];
+      if (k == kNoKey) {
+        place = s;
+        return kNoKey;
+      }
+      if (slots_[k].hash == static_cast<SlotHash>(hash) && Codec::Equals(stored_[k], key)) return k;
+    }
+  }
+
+  uint32_t Insert(const KeyRef& key, uint64_t hash, std::size_t place) {
+    const bool grow = 2 * (in_table_ + 1) > table_.size();
+    if (grow) Rebuild(table_.size() * 2);
+    uint32_t k;
+    if (!free_.empty()) {
+      k = free_.back();
+      free_.pop_back();
+    } else {
+      k = static_cast<uint32_t>(slots_.size());
+      // By a quarter, not doubled: at a row or two per key the slots are most of the state.
+      if (slots_.size() == slots_.capacity()) {
+        const std::size_t cap = slots_.size() + slots_.size() / 4 + 16;
+        slots_.reserve(cap);
+        stored_.reserve(cap);
+      }
+      slots_.emplace_back();
+      stored_.emplace_back();
+    }
+    Codec::Assign(stored_[k], key);
+    slots_[k].hash = static_cast<SlotHash>(hash);
+    slots_[k].in_table = true;
+    if (grow) {
+      Place(k);
+    } else {
+      table_[place] = k;
+    }
+    ++in_table_;
+    return k;
+  }
+
   void Place(uint32_t k) {
     const std::size_t mask = table_.size() - 1;
     std::size_t s = slots_[k].hash & mask;

@@ -98,16 +98,17 @@ struct IntervalJoinOptions {
 // side the elements are kept ordered by timestamp, so a probe is a range lookup. An element leaves
 // once the watermark is above its cleanup time: ts + max(upper, 0) on the left, ts + max(-lower,
 // 0) on the right (Flink's timers; Flink's Watermark(t) promises nothing at or below t, so its
-// t is our t + 1). Elements leave in order of cleanup time, then arrival. Keys whose buffers are
-// both empty are forgotten in sweeps (once they outnumber the others and 1024), so the state is
-// bounded by the interval, not by the input. With IntervalJoinOptions the stays, the probe range,
+// t is our t + 1). Elements leave in order of cleanup time, then arrival. A key is forgotten
+// as soon as both its buffers are empty, so the state is bounded by the interval, not by the
+// input. With IntervalJoinOptions the stays, the probe range,
 // a pair filter (IntervalJoinRowSink::PairsRows) and left-once matching are the caller's (the
 // symmetric join's append mode); the rest is the same.
 //
 // Memory: a held element is its row packed (packed_row.h: origin, ack anchors, fields) in its
 // side's RowArena, a 16-byte entry (timestamp, row, arrival number, matched) in its key's
 // timestamp-ordered buffer of that side (the first entry inline in the key's slot, more in a
-// ring), and 4 bytes in its side's cleanup queue. A probe searches the entries and reads only the
+// ring), and 4 bytes in its side's cleanup queue; a key holding elements, its 48-byte slot and its
+// packed values (16 bytes, more for a long key). A probe searches the entries and reads only the
 // rows that pair. Single-threaded.
 class IntervalJoinState {
  public:
