@@ -25,7 +25,7 @@ struct HeldRow {
 // to a chunk each) are held at once. Single-threaded.
 //
 // Constructed with a smaller first chunk size, chunks start at that size and double, up to
-// kChunkBytes, as the bytes held grow (a new chunk is at least an eighth of the chunk bytes in
+// kChunkBytes, as the bytes held grow (a new chunk is at least a sixteenth of the chunk bytes in
 // use): a state holding a few kilobytes does not pay for 64 KiB chunks.
 class RowArena {
  public:
@@ -97,7 +97,7 @@ class RowArena {
   // The size of the next chunk to fill.
   uint32_t NextChunkBytes() const noexcept {
     uint32_t size = first_chunk_;
-    while (size < kChunkBytes && 8 * std::size_t{size} < bytes_in_use_) size *= 2;
+    while (size < kChunkBytes && 16 * std::size_t{size} < bytes_in_use_) size *= 2;
     return size;
   }
 

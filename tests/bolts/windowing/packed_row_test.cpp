@@ -191,13 +191,13 @@ TEST(RowArenaTest, SmallFirstChunksGrowWithWhatIsHeld) {
     rows.emplace_back(row, std::move(bytes));
   }
   EXPECT_EQ(arena.chunks_in_use(), 2u);
-  for (int i = 0; i < 40000; ++i) {  // ~1.2 MB: chunks grow to an eighth of that, at most 64 KiB
+  for (int i = 0; i < 40000; ++i) {  // ~1.2 MB: chunks grow to a sixteenth of that, at most 64 KiB
     std::string bytes(30, static_cast<char>('A' + i % 26));
     const auto [row, at] = arena.Allocate(bytes.size());
     std::memcpy(at, bytes.data(), bytes.size());
     rows.emplace_back(row, std::move(bytes));
   }
-  EXPECT_LT(arena.chunks_in_use(), 60u);
+  EXPECT_LT(arena.chunks_in_use(), 80u);  // not the ~1,200 of 1 KiB chunks that no growth gives
   for (const auto& [row, bytes] : rows) {
     ASSERT_EQ(std::memcmp(arena.Data(row), bytes.data(), bytes.size()), 0);
   }
