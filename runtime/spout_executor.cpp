@@ -287,7 +287,7 @@ class SpoutExecutor final : public TaskExecutor,
     pending_.Rotate(expired_);
     for (SpoutPending::Entry& e : expired_) {
       TaskMetrics::Bump(metrics_.timed_out);
-      decided_.push_back({std::move(e), false});
+      decided_.emplace_back().entry.MoveFrom(e);
     }
     expired_.clear();
     TaskMetrics::Store(metrics_.pending, pending_.size());
@@ -311,9 +311,9 @@ class SpoutExecutor final : public TaskExecutor,
       settling_.swap(decided_);
       for (Decided& d : settling_) {
         if (d.acked) {
-          Acked(d.entry.message_id);
+          Acked(d.entry.TakeId());
         } else {
-          Failed(std::move(d.entry.message_id));
+          Failed(d.entry.TakeId());
         }
       }
       settling_.clear();

@@ -14,7 +14,7 @@ void SpoutPending::Rotate(std::vector<Entry>& expired) {
   if (size_ == 0) return;
   for (Slot& s : slots_) {
     if (s.root == 0 || !s.committed || s.epoch + 2 > epoch_) continue;
-    expired.push_back(std::move(s.entry));
+    expired.emplace_back().MoveFrom(s.entry);
     Release(s.root);
   }
 }

@@ -27,9 +27,32 @@ namespace tempest::runtime {
 class SpoutPending {
  public:
   using TimePoint = std::chrono::steady_clock::time_point;
+  // A tree's message id and emit time. An integer id (the usual kind) is kept unboxed, others
+  // as a Value: the id moves into the slab and out again once per tuple on the spout's thread,
+  // the busiest of an acked run, and an integer moves without a variant visit.
   struct Entry {
-    topology::Value message_id;
+    int64_t int_id = 0;
+    bool boxed = false;
+    topology::Value boxed_id;
     TimePoint emitted;
+
+    void SetId(topology::Value&& id) {
+      if (const int64_t* i = id.IfInt()) {
+        int_id = *i;
+        boxed = false;
+      } else {
+        boxed_id = std::move(id);
+        boxed = true;
+      }
+    }
+    topology::Value TakeId() { return boxed ? std::move(boxed_id) : topology::Value(int_id); }
+    // Moves the id and time of `from` (its boxed id, if any, is left moved-from).
+    void MoveFrom(Entry& from) {
+      int_id = from.int_id;
+      boxed = from.boxed;
+      if (boxed) boxed_id = std::move(from.boxed_id);
+      emitted = from.emitted;
+    }
   };
   static constexpr int kSlotBits = kRootSlotBits;
   static constexpr uint64_t kHighBitsLimit = uint64_t{1} << (64 - kSlotBits);
@@ -132,7 +155,7 @@ inline SpoutPending::Decision SpoutPending::Commit(uint64_t root, topology::Valu
                                                    TimePoint emitted, uint64_t edges) {
   Slot* s = Find(root);
   if (s == nullptr) return Decision::kUnknown;
-  s->entry.message_id = std::move(message_id);
+  s->entry.SetId(std::move(message_id));
   s->entry.emitted = emitted;
   s->epoch = epoch_;  // rotations while its tuples were being sent do not count
   s->committed = true;
@@ -162,8 +185,7 @@ inline void SpoutPending::Release(uint64_t root) noexcept {
 inline bool SpoutPending::TakeInto(uint64_t root, Entry& out) {
   Slot* s = Find(root);
   if (s == nullptr) return false;
-  out.message_id = std::move(s->entry.message_id);
-  out.emitted = s->entry.emitted;
+  out.MoveFrom(s->entry);
   Free(*s);
   return true;
 }

@@ -6,7 +6,9 @@
 
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace tempest::runtime {
 namespace {
@@ -38,12 +40,27 @@ TEST(SpoutPendingTest, ATupleTimesOutAtTheSecondRotationAfterItsEmit) {
   Add(p, 0x22, Value(int64_t{20}), kT0);
   p.Rotate(expired);  // between T and 2T after the emit of the first
   ASSERT_EQ(expired.size(), 1u);
-  EXPECT_EQ(expired[0].message_id, Value(int64_t{10}));
+  EXPECT_EQ(expired[0].TakeId(), Value(int64_t{10}));
   EXPECT_EQ(p.size(), 1u);
   expired.clear();
   p.Rotate(expired);
   ASSERT_EQ(expired.size(), 1u);
-  EXPECT_EQ(expired[0].message_id, Value(int64_t{20}));
+  EXPECT_EQ(expired[0].TakeId(), Value(int64_t{20}));
+  EXPECT_TRUE(p.empty());
+}
+
+TEST(SpoutPendingTest, IdsOfEveryKindComeBackAsTheyWentInWhateverTheSlotHeldBefore) {
+  SpoutPending p;
+  // One slot reused (last freed first) by ids of alternating kinds.
+  const std::vector<Value> ids{Value("a"),        Value(int64_t{-5}),           Value(2.5),
+                               Value(int64_t{7}), Value(std::string(100, 'x')), Value(true)};
+  for (const Value& id : ids) {
+    const uint64_t root = Add(p, 0x5, id, kT0);
+    auto e = Take(p, root);
+    ASSERT_TRUE(e.has_value());
+    EXPECT_FALSE(Take(p, root).has_value());
+    EXPECT_EQ(e->TakeId(), id);
+  }
   EXPECT_TRUE(p.empty());
 }
 
@@ -53,9 +70,9 @@ TEST(SpoutPendingTest, TakeRemovesOnceAndLateOrForeignRepliesAreIgnored) {
   EXPECT_EQ(root >> SpoutPending::kSlotBits, 0xABCu);
   std::vector<SpoutPending::Entry> expired;
   p.Rotate(expired);  // now in the older generation: still found
-  const auto e = Take(p, root);
+  auto e = Take(p, root);
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->message_id, Value("a"));
+  EXPECT_EQ(e->TakeId(), Value("a"));
   EXPECT_FALSE(Take(p, root).has_value());  // acked twice, or acked after it timed out
   // The slot is reused by the next tree: a late reply for the old root does not match it.
   const uint64_t next = Add(p, 0xDEF, Value("b"), kT0);
@@ -97,7 +114,7 @@ TEST(SpoutPendingTest, AReservedRootNeverExpiresAndItsTimeoutStartsAtCommit) {
   EXPECT_TRUE(expired.empty());
   p.Rotate(expired);
   ASSERT_EQ(expired.size(), 1u);
-  EXPECT_EQ(expired[0].message_id, Value(int64_t{7}));
+  EXPECT_EQ(expired[0].TakeId(), Value(int64_t{7}));
   EXPECT_TRUE(p.empty());
 }
 
@@ -125,7 +142,7 @@ TEST(SpoutPendingTest, ATreeCompletesWhenItsEdgesAndAcksXorToZero) {
   EXPECT_EQ(p.Ack(root, 0b0011 ^ 0b1000), Decision::kPending);
   EXPECT_EQ(p.Ack(root, 0b0101), Decision::kPending);
   EXPECT_EQ(p.Ack(root, 0b1000), Decision::kCompleted);
-  EXPECT_EQ(Take(p, root)->message_id, Value(int64_t{1}));
+  EXPECT_EQ(Take(p, root)->TakeId(), Value(int64_t{1}));
   EXPECT_EQ(p.Ack(root, 0b1000), Decision::kUnknown);  // late: its tree is decided
   EXPECT_TRUE(p.empty());
 }
