@@ -41,17 +41,6 @@ std::size_t PackedSize(const Value& v) noexcept {
   return 1;
 }
 
-namespace {
-
-uint8_t* PutBytes(uint8_t* p, Tag tag, std::string_view s) noexcept {
-  *p++ = tag;
-  p = PutVarint(p, s.size());
-  std::memcpy(p, s.data(), s.size());
-  return p + s.size();
-}
-
-}  // namespace
-
 uint8_t* PackTo(uint8_t* p, const Value& v) noexcept {
   switch (v.type()) {
     case topology::ValueType::kNull:
@@ -83,53 +72,6 @@ uint8_t* PackTo(uint8_t* p, const Value& v) noexcept {
       return p;
   }
   return p;
-}
-
-uint8_t* PackCellTo(uint8_t* p, const topology::RowRef& row, std::size_t field) noexcept {
-  const topology::Cell& c = row.cell(field);
-  switch (c.tag) {
-    case topology::CellTag::kNull:
-      *p++ = kNull;
-      return p;
-    case topology::CellTag::kFalse:
-      *p++ = kFalse;
-      return p;
-    case topology::CellTag::kTrue:
-      *p++ = kTrue;
-      return p;
-    case topology::CellTag::kInt:
-      *p++ = kInt;
-      return PutVarint(p, ZigZag(c.Int()));
-    case topology::CellTag::kDouble: {
-      *p++ = kDouble;
-      const double d = c.Double();
-      std::memcpy(p, &d, sizeof d);
-      return p + sizeof d;
-    }
-    case topology::CellTag::kShortString:
-    case topology::CellTag::kString:
-      return PutBytes(p, kString, row.Text(field));
-    case topology::CellTag::kShortBytes:
-    case topology::CellTag::kBytes:
-      return PutBytes(p, kBytes, row.Text(field));
-    case topology::CellTag::kValue:
-      break;
-  }
-  return PackTo(p, *row.SideValue(field));
-}
-
-std::size_t PackedCellSizeBound(const topology::RowRef& row, std::size_t field) noexcept {
-  switch (row.cell(field).tag) {
-    case topology::CellTag::kValue:
-      return PackedSize(*row.SideValue(field));
-    case topology::CellTag::kShortString:
-    case topology::CellTag::kString:
-    case topology::CellTag::kShortBytes:
-    case topology::CellTag::kBytes:
-      return 11 + row.Text(field).size();
-    default:
-      return 11;
-  }
 }
 
 void Pack(const Value& v, std::string& out) {

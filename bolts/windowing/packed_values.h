@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,14 @@ inline int64_t UnZigZag(uint64_t v) noexcept {
   return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
 }
 
+// A tag, a varint length and the bytes.
+inline uint8_t* PutBytes(uint8_t* p, Tag tag, std::string_view s) noexcept {
+  *p++ = tag;
+  p = PutVarint(p, s.size());
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+
 // The bytes `v` packs into; PackTo writes them at `p` and returns the end.
 std::size_t PackedSize(const topology::Value& v) noexcept;
 uint8_t* PackTo(uint8_t* p, const topology::Value& v) noexcept;
@@ -67,9 +76,54 @@ inline std::size_t PackedSizeBound(const topology::Value& v) noexcept {
       return PackedSize(v);
   }
 }
-// The same for field `field` of a batch row, read from its cell.
-uint8_t* PackCellTo(uint8_t* p, const topology::RowRef& row, std::size_t field) noexcept;
-std::size_t PackedCellSizeBound(const topology::RowRef& row, std::size_t field) noexcept;
+// The same for field `field` of a batch row, read from its cell (inline: a held row is packed
+// cell by cell on the join's and the window's hot path).
+inline uint8_t* PackCellTo(uint8_t* p, const topology::RowRef& row, std::size_t field) noexcept {
+  const topology::Cell& c = row.cell(field);
+  switch (c.tag) {
+    case topology::CellTag::kNull:
+      *p++ = kNull;
+      return p;
+    case topology::CellTag::kFalse:
+      *p++ = kFalse;
+      return p;
+    case topology::CellTag::kTrue:
+      *p++ = kTrue;
+      return p;
+    case topology::CellTag::kInt:
+      *p++ = kInt;
+      return PutVarint(p, ZigZag(c.Int()));
+    case topology::CellTag::kDouble: {
+      *p++ = kDouble;
+      const double d = c.Double();
+      std::memcpy(p, &d, sizeof d);
+      return p + sizeof d;
+    }
+    case topology::CellTag::kShortString:
+    case topology::CellTag::kString:
+      return PutBytes(p, kString, row.Text(field));
+    case topology::CellTag::kShortBytes:
+    case topology::CellTag::kBytes:
+      return PutBytes(p, kBytes, row.Text(field));
+    case topology::CellTag::kValue:
+      break;
+  }
+  return PackTo(p, *row.SideValue(field));
+}
+
+inline std::size_t PackedCellSizeBound(const topology::RowRef& row, std::size_t field) noexcept {
+  switch (row.cell(field).tag) {
+    case topology::CellTag::kValue:
+      return PackedSize(*row.SideValue(field));
+    case topology::CellTag::kShortString:
+    case topology::CellTag::kString:
+    case topology::CellTag::kShortBytes:
+    case topology::CellTag::kBytes:
+      return 11 + row.Text(field).size();
+    default:
+      return 11;
+  }
+}
 // Appends `v` packed.
 void Pack(const topology::Value& v, std::string& out);
 // Rebuilds the packed value at `p` into `out`, reusing what it holds where it can (a string's
