@@ -3,6 +3,7 @@
 #include <chrono>
 #include <deque>
 
+#include "topology/fields.h"
 #include "topology/output_collector.h"
 #include "topology/row_batch.h"
 
@@ -37,9 +38,7 @@ void GeneratorSpout::Open(const topology::TopologyContext& context,
   state_->stride = context.GetThisComponentTasks().size();
   state_->payload.assign(config_.payload_bytes, 'x');
   state_->started = Clock::now();
-  state_->stream = config_.stream == topology::kDefaultStream
-                       ? std::string_view(topology::kDefaultStream)
-                       : std::string_view(config_.stream);
+  state_->stream = topology::EmitStreamName(config_.stream);
 }
 
 topology::NextResult GeneratorSpout::NextTuple() {

@@ -13,6 +13,7 @@
 #include "bolts/windowing/event_time_input.h"
 #include "bolts/windowing/schema_cache.h"
 #include "bolts/windowing/window_config.h"
+#include "topology/fields.h"
 #include "topology/output_collector.h"
 #include "topology/row_batch.h"
 #include "topology/saturating.h"
@@ -367,7 +368,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     const bool tracked =
         (left != nullptr && left->tracked()) || (right != nullptr && right->tracked());
     if (!tracked && out_rows_ != nullptr) {
-      out_rows_->EmitRows(config_.output_stream, 1, output_);
+      out_rows_->EmitRows(output_stream_, 1, output_);
       return;
     }
     topology::Values row;
@@ -378,7 +379,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
       output_.rows[i]->LoadAnchor(anchor_tuples_[i]);
       anchors_[n++] = &anchor_tuples_[i];
     }
-    out_.Emit(config_.output_stream, topology::Anchors(anchors_, n), std::move(row));
+    out_.Emit(output_stream_, topology::Anchors(anchors_, n), std::move(row));
     for (int i = 0; i < 2; ++i) {
       if (output_.rows[i] != nullptr) output_.rows[i]->FoldAck(anchor_tuples_[i]);
     }
@@ -429,6 +430,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   };
 
   const IntervalJoinBoltConfig& config_;
+  const std::string_view output_stream_ = topology::EmitStreamName(config_.output_stream);
   topology::OutputCollector& out_;
   topology::RowEmitter* out_rows_ = topology::RowEmitterOf(out_);
   OutputRow output_{this};

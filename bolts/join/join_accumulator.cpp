@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "bolts/windowing/packed_values.h"
+#include "topology/fields.h"
 
 namespace tempest::bolts {
 
@@ -23,7 +24,7 @@ bool Pads(JoinType t) { return t == JoinType::kRight || t == JoinType::kFull; }
 JoinAccumulator::JoinAccumulator(const JoinBoltConfig& config, JoinPlan plan,
                                  PackedWindowCollector& out)
     : keep_null_probe_keys_(config.keep_null_probe_keys),
-      output_stream_(&config.output_stream),
+      output_stream_(topology::EmitStreamName(config.output_stream)),
       plan_(std::move(plan)),
       out_(&out),
       selector_(config.selector) {
@@ -258,7 +259,7 @@ void JoinAccumulator::EmitRow(const Slot* record) {
   for (std::size_t i = 0; i < plan_.width; ++i) {
     if (record[i].held != nullptr) anchors_.push_back(*record[i].held);
   }
-  out_->EmitAnchoredToRows(*output_stream_, anchors_, std::move(row));
+  out_->EmitAnchoredToRows(output_stream_, anchors_, std::move(row));
 }
 
 void JoinAccumulator::BeginMatches(const Slot* record, std::size_t last) {
@@ -309,7 +310,7 @@ void JoinAccumulator::EmitMatches(std::size_t j, const JoinedTable::Group& group
   }
   match_rows_.self = this;
   match_rows_.picks = reinterpret_cast<const uint8_t*>(table.picks.data()) + group.pick_start;
-  out_->EmitRowsAnchoredToRows(*output_stream_, anchors_,
+  out_->EmitRowsAnchoredToRows(output_stream_, anchors_,
                                {table.rows.data() + group.start, group.length}, match_rows_);
 }
 

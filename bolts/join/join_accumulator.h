@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bolts/join/join_plan.h"
@@ -85,7 +86,7 @@ class JoinAccumulator {
   };
 
   bool keep_null_probe_keys_ = false;
-  const std::string* output_stream_ = nullptr;
+  std::string_view output_stream_;
   JoinPlan plan_;
   PackedWindowCollector* out_ = nullptr;
   JoinSelector selector_ = JoinSelector::kSource;

@@ -13,6 +13,7 @@
 #include "bolts/join/symmetric_join_runner.h"
 #include "bolts/windowing/event_time_input.h"
 #include "bolts/windowing/schema_cache.h"
+#include "topology/fields.h"
 #include "topology/topology_context.h"
 
 // SymmetricHashJoinBolt's append mode (Spark's StreamingSymmetricHashJoinExec): the interval
@@ -339,13 +340,14 @@ class AppendJoinRunner final : public SymmetricJoinRunner, private IntervalJoinR
       rows[i]->LoadAnchor(anchor_tuples_[i]);
       anchors_[n++] = &anchor_tuples_[i];
     }
-    out_.Emit(config_.output_stream, topology::Anchors(anchors_, n), std::move(row));
+    out_.Emit(output_stream_, topology::Anchors(anchors_, n), std::move(row));
     for (int i = 0; i < 3; ++i) {
       if (rows[i] != nullptr) rows[i]->FoldAck(anchor_tuples_[i]);
     }
   }
 
   const SymmetricHashJoinBoltConfig& config_;
+  const std::string_view output_stream_ = topology::EmitStreamName(config_.output_stream);
   topology::OutputCollector& out_;
   WindowClock& clock_;
   std::string component_;

@@ -10,6 +10,7 @@
 #include "bolts/join/join_plan.h"
 #include "bolts/join/symmetric_join_runner.h"
 #include "bolts/windowing/schema_cache.h"
+#include "topology/fields.h"
 #include "topology/topology_context.h"
 
 // SymmetricHashJoinBolt's changelog mode (Flink's StreamingJoinOperator over ChangelogJoinState).
@@ -193,7 +194,7 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
       row.push_back(v != nullptr ? *v : Value());
     }
     row.push_back(op_values_[static_cast<int>(kind)]);
-    out_.Emit(config_.output_stream, *current_, std::move(row));
+    out_.Emit(output_stream_, *current_, std::move(row));
   }
 
   // The plan of a row of `side`: most sides have one stream, so the last one is kept.
@@ -206,6 +207,7 @@ class ChangelogJoinRunner final : public SymmetricJoinRunner, private ChangelogJ
   }
 
   const SymmetricHashJoinBoltConfig& config_;
+  const std::string_view output_stream_ = topology::EmitStreamName(config_.output_stream);
   topology::OutputCollector& out_;
   WindowClock& clock_;
   JoinPlan plan_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
 
 namespace tempest::topology {
 namespace {
@@ -34,6 +35,16 @@ TEST(FieldsTest, DuplicateNamesAreRejected) {
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "duplicate field 'a' in fields [a, b, a]");
   }
+}
+
+TEST(FieldsTest, EmitStreamNameIsTheDefaultLiteralForTheDefaultStreamElseTheName) {
+  const std::string configured = "default";
+  EXPECT_EQ(EmitStreamName(configured).data(), kDefaultStream);
+  EXPECT_EQ(EmitStreamName(configured), "default");
+  const std::string other = "joined";
+  EXPECT_EQ(EmitStreamName(other).data(), other.data());
+  const std::string longer = "defaults";
+  EXPECT_EQ(EmitStreamName(longer).data(), longer.data());
 }
 
 }  // namespace
