@@ -259,8 +259,10 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     return schemas_.Get(t, [this](const Tuple& u) { return MakeSource(u); });
   }
   const Source& SourceOf(const topology::StreamSchema* schema, int task) {
-    topology::TupleAccess::Rebind(probe_, schema, task);
-    return SourceOf(probe_);
+    return schemas_.Get(schema, [&] {
+      topology::TupleAccess::Rebind(probe_, schema, task);
+      return MakeSource(probe_);
+    });
   }
   static JoinSide SideOf(const Source& src) noexcept {
     return src.side == 0 ? JoinSide::kLeft : JoinSide::kRight;

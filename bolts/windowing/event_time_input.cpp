@@ -30,8 +30,8 @@ EventTimeInput::EventTimeInput(const topology::TopologyContext& context,
 const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::StreamSchema* schema) {
   if (schema == last_schema_) return *last_stream_;
   last_schema_ = schema;
-  const topology::Tuple probe(schema, -1);  // the schema's names, null or not, as a tuple has them
-  last_stream_ = &streams_.Get(probe, [this](const topology::Tuple& u) {
+  last_stream_ = &streams_.Get(schema, [&] {
+    const topology::Tuple u(schema, -1);  // the schema's names, null or not, as a tuple has them
     Stream s;
     const topology::GlobalStreamId id = u.GetSourceGlobalStreamId();
     for (std::size_t i = 0; i < sources_.size(); ++i) {

@@ -17,10 +17,16 @@ class SchemaCache {
   // The info of `t`'s schema, made by `make(t)` the first time.
   template <typename Make>
   const Info& Get(const topology::Tuple& t, Make&& make) {
-    for (const auto& [schema, info] : entries_) {
-      if (schema == t.schema()) return info;
+    return Get(t.schema(), [&] { return make(t); });
+  }
+  // The same by the schema alone (a batch row's), made by `make()` the first time: no Tuple is
+  // built to look it up.
+  template <typename Make>
+  const Info& Get(const topology::StreamSchema* schema, Make&& make) {
+    for (const auto& [s, info] : entries_) {
+      if (s == schema) return info;
     }
-    return entries_.emplace_back(t.schema(), make(t)).second;
+    return entries_.emplace_back(schema, make()).second;
   }
 
  private:
