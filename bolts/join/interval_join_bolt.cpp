@@ -324,8 +324,9 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   }
 
   void WarnIfHeldTooMany() {
+    if (!acking_ || max_pending_ == 0 || warned_pending_) return;
     const std::size_t held = state_.size(JoinSide::kLeft) + state_.size(JoinSide::kRight);
-    if (acking_ && max_pending_ > 0 && held >= max_pending_ && !warned_pending_) {
+    if (held >= max_pending_) {
       warned_pending_ = true;
       spdlog::warn(
           "{} task {}: holds {} tuples, topology.max.spout.pending is {}: the spouts may stall "

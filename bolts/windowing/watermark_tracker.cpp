@@ -20,10 +20,6 @@ bool WatermarkTracker::Track(int stream, int64_t ts) {
   return !watermark_ || ts >= *watermark_;
 }
 
-bool WatermarkTracker::IsIdle(int stream, int64_t now) const noexcept {
-  return idle_timeout_ms_ > 0 && now - streams_[stream].last_active >= idle_timeout_ms_;
-}
-
 bool WatermarkTracker::Advanced(int64_t now) {
   std::optional<int64_t> holding;  // min over streams that hold the watermark back
   std::optional<int64_t> ended;    // max over ended streams

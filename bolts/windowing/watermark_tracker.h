@@ -36,7 +36,9 @@ class WatermarkTracker {
   std::optional<int64_t> Advance(int64_t now) { return Advanced(now) ? watermark_ : std::nullopt; }
 
   std::optional<int64_t> watermark() const noexcept { return watermark_; }
-  bool IsIdle(int stream, int64_t now) const noexcept;
+  bool IsIdle(int stream, int64_t now) const noexcept {
+    return idle_timeout_ms_ > 0 && now - streams_[stream].last_active >= idle_timeout_ms_;
+  }
 
  private:
   struct Stream {
