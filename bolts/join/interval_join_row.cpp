@@ -5,14 +5,6 @@
 
 namespace tempest::bolts {
 
-const JoinRowOrigin& IntervalJoinRow::Origin() const noexcept {
-  if (origin_ == nullptr) {
-    const uint8_t* p = packed_;
-    origin_ = &origins_[packed::GetVarint(p) >> 2];  // the first varint: origin << 2 | anchors
-  }
-  return *origin_;
-}
-
 IntervalJoinRow::Found IntervalJoinRow::Find(int index,
                                              const std::vector<std::string>& path) const {
   if (added_ != nullptr) return {LookupPath(*added_, index, path), nullptr};
@@ -63,13 +55,6 @@ void IntervalJoinRow::AppendField(int index, topology::Values& out) const {
   const uint8_t* p = r.fields;
   for (int i = 0; i < index; ++i) packed::Skip(p);
   packed::UnpackAppend(p, out);
-}
-
-bool IntervalJoinRow::tracked() const noexcept {
-  if (added_ != nullptr) return !topology::TupleAccess::Ack(*added_).anchors.empty();
-  // The anchor count is in the first varint's low bits; the origin above them.
-  const uint8_t* p = packed_;
-  return (packed::GetVarint(p) & 3) != 0;
 }
 
 void IntervalJoinRow::LoadAnchor(topology::Tuple& scratch) const {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bolts/windowing/packed_row.h"
+#include "bolts/windowing/packed_values.h"
 #include "topology/row_batch.h"
 #include "topology/tuple.h"
 
@@ -42,8 +43,14 @@ class IntervalJoinRow {
   // Appends field `index` (null when the row has no such field).
   void AppendField(int index, topology::Values& out) const;
 
-  // Whether the row has ack anchors (acking is on).
-  bool tracked() const noexcept;
+  // Whether the row has ack anchors (acking is on). Inline, as Origin: asked of every row that
+  // joins or leaves.
+  bool tracked() const noexcept {
+    if (added_ != nullptr) return !topology::TupleAccess::Ack(*added_).anchors.empty();
+    // The anchor count is in the first varint's low bits; the origin above them.
+    const uint8_t* p = packed_;
+    return (packed::GetVarint(p) & 3) != 0;
+  }
   // Makes `scratch` a stand-in to anchor an emit to: the row's stream, source and ack metadata
   // (its values are left alone). FoldAck then gives the row the ack value the emit added.
   void LoadAnchor(topology::Tuple& scratch) const;
@@ -60,7 +67,13 @@ class IntervalJoinRow {
     const uint8_t* packed;
   };
   Found Find(int index, const std::vector<std::string>& path) const;
-  const JoinRowOrigin& Origin() const noexcept;
+  const JoinRowOrigin& Origin() const noexcept {
+    if (origin_ == nullptr) {
+      const uint8_t* p = packed_;
+      origin_ = &origins_[packed::GetVarint(p) >> 2];  // the first varint: origin << 2 | anchors
+    }
+    return *origin_;
+  }
 
   const topology::Tuple* added_ = nullptr;
   uint8_t* packed_ = nullptr;
