@@ -48,6 +48,14 @@ class MsgpackWriter {
     }
   }
   void Uint(uint64_t v) { size_ += PutUint(Reserve(9), v); }
+  // Room for `n` bytes that the caller writes itself (fixed-size records), counted as written.
+  char* Extend(std::size_t n) {
+    char* p = Reserve(n);
+    size_ += n;
+    return p;
+  }
+  // `v` in the 9-byte form (uint 64) at `p`, whatever its size (any msgpack reader takes it).
+  static void PutUint64(char* p, uint64_t v) noexcept { Put<8>(p, 0xcf, v); }
   void Double(double d) { size_ += Put<8>(Reserve(9), 0xcb, std::bit_cast<uint64_t>(d)); }
   void Str(std::string_view s) {
     char* p = Reserve(5 + s.size());

@@ -274,10 +274,15 @@ TEST_F(FrameTest, AckFramesRoundTripAndBadOnesAreMalformed) {
   for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
     EXPECT_NE(DecodeFrame(std::string_view(bytes).substr(0, cut), *table_, f), DecodeStatus::kOk);
   }
-  // The body is (type, root, value) triples of a known type.
+  // The body is (type, root, value) triples of a known type, written as fixed-size records: a
+  // fixint type, root and value as uint 64 however small.
   std::string bad;
   EncodeAckFrame(3, 9, std::vector<AckMessage>{{Type::kAck, 1, 2}}, bad);
-  bad[bad.size() - 3] = 7;  // type 2 -> 7
+  std::string two;
+  EncodeAckFrame(3, 9, std::vector<AckMessage>{{Type::kAck, 1, 2}, {Type::kAck, 3, 0}}, two);
+  ASSERT_EQ(two.size() - bad.size(), 19u);
+  ASSERT_EQ(static_cast<unsigned char>(bad[bad.size() - 18]), 0xcfu);
+  bad[bad.size() - 19] = 7;  // type 2 -> 7
   std::string error;
   EXPECT_EQ(DecodeFrame(bad, *table_, f, &error), DecodeStatus::kMalformed);
   EXPECT_EQ(error, "unknown ack message type 7");
