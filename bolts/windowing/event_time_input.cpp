@@ -27,8 +27,7 @@ EventTimeInput::EventTimeInput(const topology::TopologyContext& context,
       tracker_(static_cast<int>(sources_.size()), settings.lag_ms, settings.idle_timeout_ms, now_) {
 }
 
-const EventTimeInput::Stream& EventTimeInput::StreamOf(const topology::StreamSchema* schema) {
-  if (schema == last_schema_) return *last_stream_;
+const EventTimeInput::Stream& EventTimeInput::FindStream(const topology::StreamSchema* schema) {
   last_schema_ = schema;
   last_stream_ = &streams_.Get(schema, [&] {
     const topology::Tuple u(schema, -1);  // the schema's names, null or not, as a tuple has them

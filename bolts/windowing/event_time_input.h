@@ -102,9 +102,14 @@ class EventTimeInput {
     int ts_index = -1;
     EventTimeRoute route;
   };
-  // The stream of a schema: the last one found again at once (a tuple is looked up by
+  // The stream of a schema: the last one found again at once, inline (a tuple is looked up by
   // Timestamp, Track and Late in turn).
-  const Stream& StreamOf(const topology::StreamSchema* schema);
+  const Stream& StreamOf(const topology::StreamSchema* schema) {
+    if (schema == last_schema_) [[likely]]
+      return *last_stream_;
+    return FindStream(schema);
+  }
+  const Stream& FindStream(const topology::StreamSchema* schema);
   struct Tracked {
     bool late = false;    // below the watermark, or in windows that have all fired
     bool raised = false;  // it raised its stream's largest timestamp
