@@ -105,7 +105,12 @@ struct PackedKeyCodec {
   static bool Equals(const Stored& stored, const KeyRef& key) noexcept {
     auto [p, end] = stored.bytes();
     for (const topology::Value* v : key) {
-      if (p == end || !packed::PackedEquals(p, *v)) return false;
+      if (p == end) return false;
+      if (const int64_t* i = v->IfInt()) {  // the usual key part, compared inline
+        if (*p++ != packed::kInt || packed::UnZigZag(packed::GetVarint(p)) != *i) return false;
+      } else if (!packed::PackedEquals(p, *v)) {
+        return false;
+      }
     }
     return p == end;
   }
