@@ -285,13 +285,16 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
             in.late_stream.empty() ? config_.late_stream : in.late_stream};
   }
 
-  // The plan of a row of `side`: most sides have one stream, so the last one is kept.
+  // The plan of a row of `side`: most sides have one stream, so the last one is kept (and found
+  // inline: asked for both rows of every output row).
   const InputPlan& PlanOf(const IntervalJoinRow& r, int side) {
-    if (r.schema() != last_schema_[side]) {
-      last_schema_[side] = r.schema();
-      last_plan_[side] = SourceOf(r.schema(), r.source_task()).plan;
-    }
+    if (r.schema() != last_schema_[side]) [[unlikely]]
+      FindPlan(r, side);
     return *last_plan_[side];
+  }
+  void FindPlan(const IntervalJoinRow& r, int side) {
+    last_schema_[side] = r.schema();
+    last_plan_[side] = SourceOf(r.schema(), r.source_task()).plan;
   }
 
   void Unknown(const Tuple& t) {

@@ -5,11 +5,9 @@
 
 namespace tempest::bolts {
 
-IntervalJoinRow::Found IntervalJoinRow::Find(int index,
-                                             const std::vector<std::string>& path) const {
-  if (added_ != nullptr) return {LookupPath(*added_, index, path), nullptr};
-  const PackedRow r = PackedRow::Parse(packed_);
-  return {nullptr, packed::FindPath(r.fields, r.field_count, index, path)};
+const topology::Value* IntervalJoinRow::FindAdded(int index,
+                                                  const std::vector<std::string>& path) const {
+  return LookupPath(*added_, index, path);
 }
 
 void IntervalJoinRow::AppendValue(int index, const std::vector<std::string>& path,

@@ -66,7 +66,13 @@ class IntervalJoinRow {
     const topology::Value* value;
     const uint8_t* packed;
   };
-  Found Find(int index, const std::vector<std::string>& path) const;
+  // Inline: two calls per output row of two selected fields.
+  Found Find(int index, const std::vector<std::string>& path) const {
+    if (added_ != nullptr) return {FindAdded(index, path), nullptr};
+    const PackedRow r = PackedRow::Parse(packed_);
+    return {nullptr, packed::FindPath(r.fields, r.field_count, index, path)};
+  }
+  const topology::Value* FindAdded(int index, const std::vector<std::string>& path) const;
   const JoinRowOrigin& Origin() const noexcept {
     if (origin_ == nullptr) {
       const uint8_t* p = packed_;

@@ -258,11 +258,8 @@ bool PackedEquals(const uint8_t*& p, const Value& v) noexcept {
   return false;
 }
 
-const uint8_t* FindPath(const uint8_t* fields, uint32_t count, int index,
-                        const std::vector<std::string>& path) noexcept {
-  if (index < 0 || static_cast<uint32_t>(index) >= count) return nullptr;
-  const uint8_t* p = fields;
-  for (int i = 0; i < index; ++i) Skip(p);
+// The further steps of FindPath: string keys of nested maps.
+const uint8_t* FindNested(const uint8_t* p, const std::vector<std::string>& path) noexcept {
   for (std::size_t step = 1; step < path.size(); ++step) {
     if (*p != kMap) return nullptr;
     ++p;

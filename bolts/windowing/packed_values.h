@@ -168,7 +168,14 @@ bool PackedEquals(const uint8_t*& p, const topology::Value& v) noexcept;
 // The packed value at `path` in a row of `count` packed fields starting at `fields`: the field
 // at `index` (-1: none), then per further step the value of that string key in a map (as
 // LookupPath does for tuples); nullptr when a step is missing or a non-final step is not a map.
-const uint8_t* FindPath(const uint8_t* fields, uint32_t count, int index,
-                        const std::vector<std::string>& path) noexcept;
+// Inline up to the field (the usual, top-level case: a path of one step).
+const uint8_t* FindNested(const uint8_t* p, const std::vector<std::string>& path) noexcept;
+inline const uint8_t* FindPath(const uint8_t* fields, uint32_t count, int index,
+                               const std::vector<std::string>& path) noexcept {
+  if (index < 0 || static_cast<uint32_t>(index) >= count) return nullptr;
+  const uint8_t* p = fields;
+  for (int i = 0; i < index; ++i) Skip(p);
+  return path.size() <= 1 ? p : FindNested(p, path);
+}
 
 }  // namespace tempest::bolts::packed
