@@ -131,13 +131,19 @@ struct KeyState {
     ++count[s];
   }
 
-  // After the elements at or below e's timestamp (they all arrived earlier).
+  // After the elements at or below e's timestamp (they all arrived earlier). In order (the usual
+  // case) it is a push at the back, inline; an out-of-order element takes the call.
   void Insert(int s, Entry e) {
-    uint32_t n = Size(s);
-    if (n == 0 || At(s, n - 1).ts <= e.ts) {
+    const uint32_t n = Size(s);
+    if (n == 0 || At(s, n - 1).ts <= e.ts) [[likely]] {
       PushBack(s, e);
       return;
     }
+    InsertBefore(s, e);
+  }
+  // Where e goes among elements some of which are later than it.
+  [[gnu::noinline]] void InsertBefore(int s, Entry e) {
+    uint32_t n = Size(s);
     uint32_t lo = 0, hi = n - 1;  // the first with ts > e.ts is in [lo, hi]
     while (lo < hi) {
       const uint32_t mid = lo + (hi - lo) / 2;
@@ -224,9 +230,9 @@ class CleanupQueue {
   uint32_t fifo_front() const noexcept { return fifo_[fifo_head_]; }
   const Timer* heap_front() const noexcept { return heap_.empty() ? nullptr : &heap_.front(); }
 
-  // Returns whether it went into the heap.
+  // Returns whether it went into the heap (out of line: the few out-of-order elements).
   bool Push(int64_t cleanup, uint32_t seq, uint32_t key) {
-    if (fifo_empty() || !Before(cleanup, seq, last_cleanup_, last_seq_)) {
+    if (fifo_empty() || !Before(cleanup, seq, last_cleanup_, last_seq_)) [[likely]] {
       if (fifo_size_ == fifo_.size()) GrowFifo();
       fifo_[(fifo_head_ + fifo_size_) & (fifo_.size() - 1)] = key;
       ++fifo_size_;
@@ -234,9 +240,12 @@ class CleanupQueue {
       last_seq_ = seq;
       return false;
     }
+    PushHeap(cleanup, seq, key);
+    return true;
+  }
+  [[gnu::noinline]] void PushHeap(int64_t cleanup, uint32_t seq, uint32_t key) {
     heap_.push_back({cleanup, seq, key});
     std::push_heap(heap_.begin(), heap_.end(), Later);
-    return true;
   }
   void PopFifo() noexcept {
     fifo_head_ = (fifo_head_ + 1) & (fifo_.size() - 1);
