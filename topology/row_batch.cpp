@@ -96,7 +96,8 @@ const Value* RowRef::SideValue(std::size_t field) const noexcept {
 }
 
 void RowRef::LoadValues(Values& out) const {
-  out.resize(size());
+  // boost's resize calls out to insert nothing when the size is already right (a reused tuple).
+  if (out.size() != size()) out.resize(size());
   for (std::size_t i = 0; i < size(); ++i) LoadValue(i, out[i]);
 }
 

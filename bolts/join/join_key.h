@@ -33,7 +33,8 @@ inline bool ExtractKey(const topology::RowRef& row, const std::vector<int>& inde
                        const std::vector<FieldSelector>& key, topology::Values& values,
                        KeyRef& out) {
   out.clear();
-  values.resize(key.size());
+  // boost's resize calls out to insert nothing when the size is already right (every row).
+  if (values.size() != key.size()) values.resize(key.size());
   for (std::size_t p = 0; p < key.size(); ++p) {
     const topology::Value* v = LookupPath(row, index[p], key[p].path, values[p]);
     if (v == nullptr || v->IsNull()) return false;

@@ -90,7 +90,7 @@ void PackedRow::Append(const topology::Tuple& t, uint32_t origin, std::string& o
 }
 
 void PackedRow::LoadAck(topology::AckMeta& out) const {
-  out.anchors.resize(anchors);
+  if (out.anchors.size() != anchors) out.anchors.resize(anchors);  // see UnpackValues
   for (uint32_t i = 0; i < anchors; ++i) {
     std::memcpy(&out.anchors[i].root, anchor_bytes + 16 * std::size_t{i}, 8);
     std::memcpy(&out.anchors[i].edge, anchor_bytes + 16 * std::size_t{i} + 8, 8);
@@ -109,7 +109,8 @@ void PackedRow::FoldAckVal(uint64_t v) const noexcept {
 }
 
 void PackedRow::UnpackValues(topology::Values& out) const {
-  out.resize(field_count);
+  // boost's resize calls out to insert nothing when the size is already right (a reused tuple).
+  if (out.size() != field_count) out.resize(field_count);
   const uint8_t* p = fields;
   for (topology::Value& v : out) UnpackValue(p, v);
 }
