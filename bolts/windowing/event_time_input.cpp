@@ -69,29 +69,11 @@ bool EventTimeInput::Timestamp(const topology::Tuple& t, int64_t& ts) {
   return false;
 }
 
-bool EventTimeInput::Timestamp(const BatchInput& in, int64_t& ts) {
-  const Stream& s = StreamOf(in.schema());
-  if (s.ts_index >= 0 && static_cast<std::size_t>(s.ts_index) < in.row.size()) {
-    const topology::Cell& c = in.row.cell(static_cast<std::size_t>(s.ts_index));
-    if (c.tag == topology::CellTag::kInt) {
-      ts = c.Int();
-      return true;
-    }
-  }
+bool EventTimeInput::NoTimestamp(const BatchInput& in, const Stream& s) {
   NoTimestamp(s, [&] { return in.ToString(); });
   in.out.AckRow(in.row);
   out_.ReportDropped("no_timestamp");
   return false;
-}
-
-EventTimeInput::Tracked EventTimeInput::Track(const topology::StreamSchema* schema, int64_t ts) {
-  const int stream = StreamOf(schema).index;
-  const std::optional<int64_t> before = tracker_.max_ts(stream);
-  tracker_.Touch(stream, now_);
-  Tracked r;
-  r.late = !tracker_.Track(stream, ts) || (closed_through_ && ts <= *closed_through_);
-  r.raised = !before || ts > *before;
-  return r;
 }
 
 template <class Describe>

@@ -51,8 +51,19 @@ class EventTimeInput {
   // first ten times, acked and counted dropped). Per tuple, so no std::optional is returned (GCC
   // builds one in memory and reloads it whole, which waits for the store just made).
   bool Timestamp(const topology::Tuple& t, int64_t& ts);
-  // The same for a batch row (acked and dropped through its batch's collector).
-  bool Timestamp(const BatchInput& in, int64_t& ts);
+  // The same for a batch row (acked and dropped through its batch's collector). Inline, as
+  // StreamOf and Track: per row.
+  bool Timestamp(const BatchInput& in, int64_t& ts) {
+    const Stream& s = StreamOf(in.schema());
+    if (s.ts_index >= 0 && static_cast<std::size_t>(s.ts_index) < in.row.size()) {
+      const topology::Cell& c = in.row.cell(static_cast<std::size_t>(s.ts_index));
+      if (c.tag == topology::CellTag::kInt) [[likely]] {
+        ts = c.Int();
+        return true;
+      }
+    }
+    return NoTimestamp(in, s);
+  }
 
   // A tuple or batch row at `ts` (its Timestamp): `keep()` stores it unless it is late, strictly
   // below the watermark; a late one goes unchanged to its late stream or is counted dropped,
@@ -115,7 +126,17 @@ class EventTimeInput {
     bool raised = false;  // it raised its stream's largest timestamp
   };
   // Records the timestamp.
-  Tracked Track(const topology::StreamSchema* schema, int64_t ts);
+  Tracked Track(const topology::StreamSchema* schema, int64_t ts) {
+    const int stream = StreamOf(schema).index;
+    const std::optional<int64_t> before = tracker_.max_ts(stream);
+    tracker_.Touch(stream, now_);
+    Tracked r;
+    r.late = !tracker_.Track(stream, ts) || (closed_through_ && ts <= *closed_through_);
+    r.raised = !before || ts > *before;
+    return r;
+  }
+  // A batch row without an integer timestamp: reported, acked, counted; false.
+  bool NoTimestamp(const BatchInput& in, const Stream& s);
   // Reports the first ten inputs without a timestamp (`describe()`: the input, for the message);
   // the caller acks it and counts it dropped.
   template <class Describe>

@@ -14,12 +14,6 @@ WatermarkTracker::WatermarkTracker(int streams, int64_t lag_ms, int64_t idle_tim
   for (Stream& s : streams_) s.last_active = now;
 }
 
-bool WatermarkTracker::Track(int stream, int64_t ts) {
-  Stream& s = streams_[stream];
-  if (!s.max_ts || ts > *s.max_ts) s.max_ts = ts;
-  return !watermark_ || ts >= *watermark_;
-}
-
 bool WatermarkTracker::Advanced(int64_t now) {
   std::optional<int64_t> holding;  // min over streams that hold the watermark back
   std::optional<int64_t> ended;    // max over ended streams

@@ -20,7 +20,11 @@ class WatermarkTracker {
   WatermarkTracker(int streams, int64_t lag_ms, int64_t idle_timeout_ms, int64_t now);
 
   // Records a tuple's timestamp; false if it is late (it is still recorded, as Storm does).
-  bool Track(int stream, int64_t ts);
+  bool Track(int stream, int64_t ts) {
+    Stream& s = streams_[stream];
+    if (!s.max_ts || ts > *s.max_ts) s.max_ts = ts;
+    return !watermark_ || ts >= *watermark_;
+  }
   // The stream has delivered a tuple at `now` (it is not idle); Track does not read the clock.
   void Touch(int stream, int64_t now) { streams_[stream].last_active = now; }
   void End(int stream) { streams_[stream].ended = true; }
