@@ -42,6 +42,15 @@ Values Mixed() {
 
 // A batch row packs into the same bytes as the tuple of the same values and anchors, with every
 // field or only the fields read.
+TEST(PackedValuesTest, CopyBytesCopiesEveryLengthExactlyAndNothingMore) {
+  const std::string from = "0123456789abcdefghijklmnopqrstuvwxyz";
+  for (std::size_t n = 0; n <= from.size(); ++n) {
+    std::string to(from.size() + 2, '.');
+    packed::CopyBytes(reinterpret_cast<uint8_t*>(to.data()) + 1, from.data(), n);
+    EXPECT_EQ(to, "." + from.substr(0, n) + std::string(from.size() + 1 - n, '.')) << n;
+  }
+}
+
 TEST(PackedRowTest, ABatchRowPacksAsItsTuple) {
   const std::vector<topology::AckMeta::Anchor> anchors = {{11, 0xA0}, {12, 0xB0}, {13, 0xC0}};
   Tuple t(nullptr, 3, Mixed());
