@@ -23,19 +23,6 @@ void IntervalJoinRow::AppendValue(int index, const std::vector<std::string>& pat
   }
 }
 
-void IntervalJoinRow::AppendCell(int index, const std::vector<std::string>& path,
-                                 topology::RowBatch& out) const {
-  const Found f = Find(index, path);
-  const uint8_t* p = f.packed;
-  if (f.value != nullptr) {
-    out.AddValue(*f.value);
-  } else if (p != nullptr) {
-    packed::UnpackCell(p, out);
-  } else {
-    out.AddNull();
-  }
-}
-
 void IntervalJoinRow::AppendField(int index, topology::Values& out) const {
   if (added_ != nullptr) {
     if (index >= 0 && static_cast<std::size_t>(index) < added_->size()) {

@@ -38,8 +38,18 @@ class IntervalJoinRow {
 
   // Appends to `out` the value LookupPath(row, index, path) finds, or null when it finds none.
   void AppendValue(int index, const std::vector<std::string>& path, topology::Values& out) const;
-  // As AppendValue, as a cell of `out`'s open row.
-  void AppendCell(int index, const std::vector<std::string>& path, topology::RowBatch& out) const;
+  // As AppendValue, as a cell of `out`'s open row (inline: per selected field of an output row).
+  void AppendCell(int index, const std::vector<std::string>& path, topology::RowBatch& out) const {
+    const Found f = Find(index, path);
+    const uint8_t* p = f.packed;
+    if (f.value != nullptr) {
+      out.AddValue(*f.value);
+    } else if (p != nullptr) {
+      packed::UnpackCell(p, out);
+    } else {
+      out.AddNull();
+    }
+  }
   // Appends field `index` (null when the row has no such field).
   void AppendField(int index, topology::Values& out) const;
 
