@@ -107,8 +107,9 @@ const topology::Value* LookupPath(const topology::Tuple& tuple, int index,
   return LookupNested(tuple.GetValues()[static_cast<std::size_t>(index)], path);
 }
 
-const topology::Value* LookupPath(const topology::RowRef& row, int index,
-                                  const std::vector<std::string>& path, topology::Value& scratch) {
+const topology::Value* LookupPathInRow(const topology::RowRef& row, int index,
+                                       const std::vector<std::string>& path,
+                                       topology::Value& scratch) {
   if (index < 0 || static_cast<std::size_t>(index) >= row.size()) return nullptr;
   const auto field = static_cast<std::size_t>(index);
   if (const topology::Value* side = row.SideValue(field)) return LookupNested(*side, path);

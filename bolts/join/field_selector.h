@@ -39,8 +39,22 @@ const topology::Value* LookupNested(const topology::Value& root,
 
 // LookupPath for a batch row: a plain field is read into `scratch`, a nested path is followed
 // where the batch keeps the map.
-const topology::Value* LookupPath(const topology::RowRef& row, int index,
-                                  const std::vector<std::string>& path, topology::Value& scratch);
+const topology::Value* LookupPathInRow(const topology::RowRef& row, int index,
+                                       const std::vector<std::string>& path,
+                                       topology::Value& scratch);
+// The same, with an integer field (the usual join key, read for every row) read inline.
+inline const topology::Value* LookupPath(const topology::RowRef& row, int index,
+                                         const std::vector<std::string>& path,
+                                         topology::Value& scratch) {
+  if (index >= 0 && static_cast<std::size_t>(index) < row.size() && path.size() == 1) {
+    const topology::Cell& c = row.cell(static_cast<std::size_t>(index));
+    if (c.tag == topology::CellTag::kInt) {
+      scratch = topology::Value(c.Int());
+      return &scratch;
+    }
+  }
+  return LookupPathInRow(row, index, path, scratch);
+}
 
 // ASCII case-insensitive equality (input names in descriptors).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) noexcept;

@@ -158,6 +158,29 @@ TEST(PackedValuesTest, FindPathFindsWhatLookupPathFinds) {
   }
 }
 
+// The row lookup reads integers inline and everything else out of line: both must find what
+// the tuple lookup finds, whatever the scratch value held before.
+TEST(PackedValuesTest, RowLookupPathFindsWhatLookupPathFinds) {
+  const Tuple t(nullptr, 1, Mixed());
+  topology::RowBatch batch;
+  batch.Append(nullptr, t.GetValues());
+  const topology::RowRef row = batch[0];
+  const std::vector<std::vector<std::string>> paths = {
+      {"f"}, {"f", "a"}, {"f", "inner", "userId"}, {"f", "missing"}};
+  for (int index = -1; index <= static_cast<int>(t.size()); ++index) {
+    for (const auto& path : paths) {
+      for (const Value& before : {Value("a string"), Value(int64_t{5}), Value()}) {
+        Value scratch = before;
+        const Value* want = LookupPath(t, index, path);
+        const Value* got = bolts::LookupPath(row, index, path, scratch);
+        ASSERT_EQ(got != nullptr, want != nullptr) << index << " " << path.size();
+        if (want == nullptr) continue;
+        EXPECT_EQ(*got, *want) << index << " " << path.size();
+      }
+    }
+  }
+}
+
 TEST(PackedValuesTest, UnpackAppendBuildsTheSameValuesAsUnpackValue) {
   const Values values = Mixed();
   std::string bytes;
