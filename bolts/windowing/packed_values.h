@@ -132,17 +132,18 @@ inline uint8_t* PackCellTo(uint8_t* p, const topology::RowRef& row, std::size_t 
   return PackTo(p, *row.SideValue(field));
 }
 
+// From the cell alone: a short string or bytes counts as the longest that fits a cell (a loose
+// bound, read from the tag, for every row a join packs).
 inline std::size_t PackedCellSizeBound(const topology::RowRef& row, std::size_t field) noexcept {
-  switch (row.cell(field).tag) {
+  const topology::Cell& c = row.cell(field);
+  switch (c.tag) {
     case topology::CellTag::kValue:
       return PackedSize(*row.SideValue(field));
-    case topology::CellTag::kShortString:
     case topology::CellTag::kString:
-    case topology::CellTag::kShortBytes:
     case topology::CellTag::kBytes:
-      return 11 + row.Text(field).size();
+      return 11 + c.Size();
     default:
-      return 11;
+      return 11 + topology::Cell::kInline;
   }
 }
 // Appends `v` packed.
