@@ -110,14 +110,28 @@ struct KeyState {
 
   // By value, as Insert: an entry passed by reference is built on the stack in narrow stores and
   // then copied whole, which waits for those stores (a failed store forward) on every insert.
-  void PushBack(int s, Entry e) {
-    const uint32_t n = Size(s);
-    if (!Spilled(s)) {
-      if (n == 0) {
-        store[s].one = e;
-        count[s] = 1;
+  // Inline where it writes in place: the first element (short intervals hold one per key) or one
+  // that fits the ring.
+  [[gnu::always_inline]] void PushBack(int s, Entry e) {
+    if (count[s] == 0) {  // not spilled, and empty
+      store[s].one = e;
+      count[s] = 1;
+      return;
+    }
+    if (Spilled(s)) {
+      Ring& r = store[s].ring;
+      if (const uint32_t n = Size(s); n != r.mask + 1) {
+        r.data[(r.head + n) & r.mask] = e;
+        ++count[s];
         return;
       }
+    }
+    PushBackGrowing(s, e);
+  }
+  // Spills the inline element into a ring, or grows the ring, then pushes.
+  [[gnu::noinline]] void PushBackGrowing(int s, Entry e) {
+    const uint32_t n = Size(s);
+    if (!Spilled(s)) {
       const Entry first = store[s].one;
       store[s].ring = Ring{Allocate(4), 0, 3};
       store[s].ring.data[0] = first;
@@ -457,7 +471,8 @@ struct IntervalJoinState::Impl {
   };
   Next next[2];
 
-  void Queue(int side, int64_t cleanup, uint32_t seq, uint32_t k) {
+  // Inline: once per element added.
+  [[gnu::always_inline]] void Queue(int side, int64_t cleanup, uint32_t seq, uint32_t k) {
     const bool heap = queue[side].Push(cleanup, seq, k);
     Next& n = next[side];
     if (n.known && (!n.any || CleanupQueue::Before(cleanup, seq, n.cleanup, n.seq))) {
