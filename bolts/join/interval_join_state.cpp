@@ -354,12 +354,19 @@ struct IntervalJoinState::Impl {
     return IntervalJoinRow(arena[side].Data(row), origins[side].data());
   }
 
-  uint32_t OriginOf(int side, const topology::StreamSchema* schema, int task) {
+  // Inline for the usual case, the same origin as the side's last row.
+  [[gnu::always_inline]] uint32_t OriginOf(int side, const topology::StreamSchema* schema,
+                                           int task) {
+    const std::vector<JoinRowOrigin>& table_of = origins[side];
+    if (const uint32_t last = last_origin[side];
+        last < table_of.size() && table_of[last].schema == schema && table_of[last].task == task) {
+      return last;
+    }
+    return FindOrigin(side, schema, task);
+  }
+  [[gnu::noinline]] uint32_t FindOrigin(int side, const topology::StreamSchema* schema, int task) {
     std::vector<JoinRowOrigin>& table_of = origins[side];
     auto same = [&](const JoinRowOrigin& o) { return o.schema == schema && o.task == task; };
-    if (last_origin[side] < table_of.size() && same(table_of[last_origin[side]])) {
-      return last_origin[side];
-    }
     const auto at = static_cast<std::size_t>(std::find_if(table_of.begin(), table_of.end(), same) -
                                              table_of.begin());
     if (at == table_of.size()) table_of.push_back({schema, task});
