@@ -65,11 +65,16 @@ inline void FrameBuilder::WriteCell(const topology::RowRef& row, std::size_t fie
   }
 }
 
+// Root and edge ids are random 64-bit numbers that nearly always need the 9-byte form anyway:
+// always written in it (readers take any uint form), without the size cascade per id.
 inline void FrameBuilder::WriteAnchors(std::span<const topology::AckMeta::Anchor> anchors) {
   w_.ArrayHeader(static_cast<uint32_t>(2 * anchors.size()));
+  if (anchors.empty()) return;
+  char* p = w_.Extend(18 * anchors.size());
   for (const auto& a : anchors) {
-    w_.Uint(a.root);
-    w_.Uint(a.edge);
+    MsgpackWriter::PutUint64(p, a.root);
+    MsgpackWriter::PutUint64(p + 9, a.edge);
+    p += 18;
   }
 }
 

@@ -351,6 +351,23 @@ TEST_F(FrameTest, AFrameBuiltFromValuesDecodesLikeEncodedTuples) {
   }
 }
 
+TEST_F(FrameTest, AnchorsAreWrittenAsUint64Pairs) {
+  FrameBuilder builder;
+  builder.Begin(3, 7);
+  const std::vector<topology::AckMeta::Anchor> anchors = {{5, 0x0102030405060708}};
+  builder.Add(0, Values{Value()}, anchors);
+  const std::string_view frame = builder.Finish();
+  // The tuple ends with its anchors: a fixarray of 2, then each id as 0xcf and 8 bytes, big
+  // endian, however small.
+  const std::string want("\x92\xcf\0\0\0\0\0\0\0\x05\xcf\x01\x02\x03\x04\x05\x06\x07\x08", 19);
+  ASSERT_GE(frame.size(), want.size());
+  EXPECT_EQ(frame.substr(frame.size() - want.size()), want);
+  Frame f;
+  ASSERT_EQ(DecodeFrame(frame, *table_, f), DecodeStatus::kOk);
+  const auto& got = tempest::topology::TupleAccess::Ack(Tuples(f)[0]).anchors;
+  EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(got.begin(), got.end()), anchors);
+}
+
 TEST_F(FrameTest, ARowIsEncodedAsTheSameBytesAsItsValues) {
   // Every kind of cell: scalars, short and long text and bytes (inline and in the arena), a
   // list and a map (side values).
