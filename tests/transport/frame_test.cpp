@@ -364,7 +364,8 @@ TEST_F(FrameTest, AnchorsAreWrittenAsUint64Pairs) {
   EXPECT_EQ(frame.substr(frame.size() - want.size()), want);
   Frame f;
   ASSERT_EQ(DecodeFrame(frame, *table_, f), DecodeStatus::kOk);
-  const auto& got = tempest::topology::TupleAccess::Ack(Tuples(f)[0]).anchors;
+  const std::vector<Tuple> tuples = Tuples(f);  // the anchors are read from these
+  const auto& got = tempest::topology::TupleAccess::Ack(tuples[0]).anchors;
   EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(got.begin(), got.end()), anchors);
 }
 
