@@ -95,13 +95,7 @@ const Value* RowRef::SideValue(std::size_t field) const noexcept {
   return &batch_->side_[index];
 }
 
-void RowRef::LoadValues(Values& out) const {
-  // boost's resize calls out to insert nothing when the size is already right (a reused tuple).
-  if (out.size() != size()) out.resize(size());
-  for (std::size_t i = 0; i < size(); ++i) LoadValue(i, out[i]);
-}
-
-void RowRef::LoadValue(std::size_t field, Value& out) const {
+void RowRef::LoadValueOutOfLine(std::size_t field, Value& out) const {
   const Cell& c = cell(field);
   switch (c.tag) {
     case CellTag::kInt:

@@ -55,6 +55,20 @@ struct Cell {
 };
 static_assert(sizeof(Cell) == 16);
 
+// Copies n <= 14 bytes in two fixed-size moves (overlapping), not a call to memcpy: most
+// strings of a stream (words, keys) are this short.
+inline void CopySmall(char* to, const char* from, std::size_t n) noexcept {
+  if (n >= 8) {
+    std::memcpy(to, from, 8);
+    std::memcpy(to + n - 8, from + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+  }
+}
+
 class RowBatch;
 
 // A row of a batch, read in place: valid while its batch is neither cleared nor appended to.
@@ -75,9 +89,29 @@ class RowRef {
   // The list or map of a kValue cell, where the batch keeps it; null for any other cell.
   const Value* SideValue(std::size_t field) const noexcept;
   // The row's values into `out` (resized; strings reuse their buffers).
-  void LoadValues(Values& out) const;
-  // Field `field` into `out` (a string reuses its buffer).
-  void LoadValue(std::size_t field, Value& out) const;
+  void LoadValues(Values& out) const {
+    // boost's resize calls out to insert nothing when the size is already right (a reused tuple).
+    if (out.size() != size()) out.resize(size());
+    for (std::size_t i = 0; i < size(); ++i) LoadValue(i, out[i]);
+  }
+  // Field `field` into `out` (a string reuses its buffer). Inline for a short string over a
+  // string (a user bolt's reused input tuple, field by field), else the call.
+  void LoadValue(std::size_t field, Value& out) const {
+    const Cell& c = cells_[field];
+    if (c.tag == CellTag::kShortString) {
+      // Value has no mutable accessor; `out` itself is not const.
+      if (auto* s = const_cast<std::string*>(out.IfString())) {
+        // Resized without libstdc++'s out-of-line assign: every string holds 15 characters
+        // without allocating, so growing to a cell's 14 at most is a push per character, and
+        // shrinking only sets the length.
+        while (s->size() < c.size) s->push_back('\0');
+        s->erase(c.size);
+        CopySmall(s->data(), c.bytes, c.size);
+        return;
+      }
+    }
+    LoadValueOutOfLine(field, out);
+  }
   // Makes `out` the tuple of this row, sent by `source_task` (RowBatch::Load).
   void Load(int source_task, Tuple& out) const;
   // Whether field `field` is a string (inline or not).
@@ -86,6 +120,8 @@ class RowRef {
   }
 
  private:
+  void LoadValueOutOfLine(std::size_t field, Value& out) const;
+
   const RowBatch* batch_;
   std::size_t row_;
   std::span<const Cell> cells_;
@@ -200,19 +236,6 @@ class RowBatch {
   }
   // Appends a cell referring to `text` copied into the arena.
   void CopyLongText(CellTag tag, std::string_view text);
-  // Copies n <= 14 bytes in two fixed-size moves (overlapping), not a call to memcpy: most
-  // strings of a stream (words, keys) are this short.
-  static void CopySmall(char* to, const char* from, std::size_t n) noexcept {
-    if (n >= 8) {
-      std::memcpy(to, from, 8);
-      std::memcpy(to + n - 8, from + n - 8, 8);
-    } else if (n >= 4) {
-      std::memcpy(to, from, 4);
-      std::memcpy(to + n - 4, from + n - 4, 4);
-    } else {
-      for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
-    }
-  }
   void AddHeader(const StreamSchema* schema, std::size_t cells,
                  std::span<const AckMeta::Anchor> anchors) {
     // Field by field: the anchors were usually written just now, and a whole-struct copy

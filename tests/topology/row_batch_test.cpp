@@ -78,6 +78,30 @@ TEST(RowBatchTest, RowsLoadBackAsTheTuplesTheyWereAppendedFrom) {
   EXPECT_EQ(t.GetValue(0).type(), ValueType::kBytes);  // bytes stay bytes
 }
 
+// A string field is loaded over whatever the reused value held: a shorter or longer string
+// (inline or allocated), or another type. Each length of text up to past the inline limit over
+// each length of string held before.
+TEST(RowBatchTest, AStringLoadsOverAnyValueHeldBefore) {
+  RowBatch batch;
+  std::vector<std::string> texts;
+  for (std::size_t n = 0; n <= 2 * Cell::kInline + 2; ++n) {
+    std::string text;
+    for (std::size_t i = 0; i < n; ++i) text.push_back(static_cast<char>('a' + (n + i) % 26));
+    texts.push_back(text);
+    batch.Append(&kSchema, Values{text, static_cast<int64_t>(n)});
+  }
+  std::vector<Value> before = {Value(), Value(int64_t{7}), Value(Bytes{"b"})};
+  for (const std::string& t : texts) before.emplace_back(t);
+  for (std::size_t row = 0; row < batch.size(); ++row) {
+    for (const Value& held : before) {
+      Value v = held;
+      batch[row].LoadValue(0, v);
+      EXPECT_EQ(v, Value(texts[row])) << row << " over " << held.ToString();
+      EXPECT_EQ(v.AsString().c_str()[texts[row].size()], '\0') << row;
+    }
+  }
+}
+
 TEST(RowBatchTest, RowsReadInPlace) {
   RowBatch batch;
   batch.Append(&kSchema, {42, std::string(100, 'x')});
