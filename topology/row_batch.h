@@ -55,7 +55,7 @@ struct Cell {
 };
 static_assert(sizeof(Cell) == 16);
 
-// Copies n <= 14 bytes in two fixed-size moves (overlapping), not a call to memcpy: most
+// Copies n <= 16 bytes in two fixed-size moves (overlapping), not a call to memcpy: most
 // strings of a stream (words, keys) are this short.
 inline void CopySmall(char* to, const char* from, std::size_t n) noexcept {
   if (n >= 8) {

@@ -50,23 +50,11 @@ inline int64_t UnZigZag(uint64_t v) noexcept {
   return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
 }
 
-// `n` bytes from `from` to `to`. Up to 16 (most keys and short payloads) as two overlapping
-// word copies, inline: a call to memcpy costs more than the copy.
+// `n` bytes from `from` to `to`: up to 16 (most keys and short payloads) inline, as
+// topology::CopySmall copies them, more through memcpy.
 inline void CopyBytes(uint8_t* to, const char* from, std::size_t n) noexcept {
-  if (n >= 8 && n <= 16) {
-    uint64_t head, tail;
-    std::memcpy(&head, from, 8);
-    std::memcpy(&tail, from + n - 8, 8);
-    std::memcpy(to, &head, 8);
-    std::memcpy(to + n - 8, &tail, 8);
-  } else if (n >= 4 && n < 8) {
-    uint32_t head, tail;
-    std::memcpy(&head, from, 4);
-    std::memcpy(&tail, from + n - 4, 4);
-    std::memcpy(to, &head, 4);
-    std::memcpy(to + n - 4, &tail, 4);
-  } else if (n < 4) {
-    for (std::size_t i = 0; i < n; ++i) to[i] = static_cast<uint8_t>(from[i]);
+  if (n <= 16) {
+    topology::CopySmall(reinterpret_cast<char*>(to), from, n);
   } else {
     std::memcpy(to, from, n);
   }
