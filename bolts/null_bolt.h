@@ -12,7 +12,7 @@ class NullBolt final : public topology::BatchBolt {
   }
   void Execute(const topology::Tuple& input) override { out_->Ack(input); }
   void ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) override {
-    for (std::size_t i = 0; i < rows.size(); ++i) out.AckRow(rows[i]);
+    out.AckRows(rows);
   }
   void DeclareOutputFields(topology::OutputFieldsDeclarer&) const override {}
 

@@ -464,6 +464,13 @@ class BoltExecutor final : public TaskExecutor,
   void AckRow(const topology::RowRef& row, uint64_t ack_val) override {
     AckAnchors(row.anchors(), ack_val);
   }
+  void AckRows(const topology::RowBatch& rows) override {
+    if (!rows.has_anchors()) {
+      TaskMetrics::Bump(metrics_.acked, rows.size());
+      return;
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) AckAnchors(rows[i].anchors(), 0);
+  }
   void FailRow(const topology::RowRef& row) override { FailAnchors(row.anchors()); }
   int BatchSource() const noexcept override { return batch_from_task_; }
   // Per copy of a forwarded row: one new edge id, for each of the row's roots.

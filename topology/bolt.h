@@ -31,6 +31,10 @@ class BatchCollector {
   virtual void ExecuteAsTuple(const RowRef& row) = 0;
   // Acks the row, with the ack value of what was anchored to it; Ack(tuple) for a row.
   virtual void AckRow(const RowRef& row, uint64_t ack_val = 0) = 0;
+  // Acks every row of the batch, as AckRow(row) on each: a sink's whole batch in one call.
+  virtual void AckRows(const RowBatch& rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) AckRow(rows[i]);
+  }
   virtual void FailRow(const RowRef& row) = 0;
   // The task that sent the batch (a row's source task).
   virtual int BatchSource() const noexcept = 0;

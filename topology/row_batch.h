@@ -136,6 +136,8 @@ class RowBatch {
  public:
   std::size_t size() const noexcept { return rows_.size(); }
   bool empty() const noexcept { return rows_.empty(); }
+  // Whether any row has ack anchors (none when acking is off).
+  bool has_anchors() const noexcept { return !anchors_.empty(); }
   // Rows the batch has room for without growing.
   std::size_t capacity() const noexcept { return rows_.capacity(); }
   // Room for `rows` rows of up to four fields (kReservedRowBytes each).

@@ -17,6 +17,7 @@
 #include "../support/generator.h"
 #include "../support/test_components.h"
 #include "bolts/identity_bolt.h"
+#include "bolts/null_bolt.h"
 #include "runtime/local_cluster.h"
 #include "topology/topology_builder.h"
 
@@ -540,6 +541,27 @@ TEST(AckingTest, EmitsWithoutMessageIdsAreNotTracked) {
   EXPECT_EQ(spout.failed, 0u);
   EXPECT_EQ(spout.pending, 0u);
   EXPECT_EQ(s.Find("fail")->failed, 200u);
+}
+
+// A NullBolt acks a batch at a time: tracked rows each complete their tree, untracked ones are
+// counted, and batches mixing both (two spouts into one sink) lose neither kind.
+TEST(AckingTest, ANullBoltAcksEveryRowOfItsBatchesTrackedOrNot) {
+  static constexpr int kTracked = 3000;
+  static constexpr int kUntracked = 2000;
+  topology::TopologyBuilder b;
+  b.SetSpout("tracked", testing::Generator(kTracked));
+  b.SetSpout("untracked", [] { return std::make_unique<UntrackedSpout>(kUntracked); });
+  b.SetBolt("sink", [] { return std::make_unique<bolts::NullBolt>(); })
+      .ShuffleGrouping("tracked")
+      .ShuffleGrouping("untracked");
+  const RunSummary s = LocalCluster(b.Build()).Run();
+  ASSERT_TRUE(s.completed) << s.error;
+  EXPECT_EQ(s.Find("tracked")->acked, static_cast<uint64_t>(kTracked));
+  EXPECT_EQ(s.Find("tracked")->failed, 0u);
+  EXPECT_EQ(s.Find("tracked")->pending, 0u);
+  EXPECT_EQ(s.Find("untracked")->acked, 0u);
+  EXPECT_EQ(s.Find("sink")->acked, static_cast<uint64_t>(kTracked + kUntracked));
+  EXPECT_EQ(s.Find("sink")->failed, 0u);
 }
 
 }  // namespace
