@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tempest::runtime {
@@ -116,6 +117,9 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
   const int only_task = debug_ ? -1 : router_.OnlyTask(s);
   const bool route_first = !debug_ && only_task < 0 && router_.RoutesWithoutValues(s);
   const bool cells = !debug_ && filler.FillsCells();
+  if (cells && only_task >= 0 && outbox_.IsLocal(only_task)) {
+    return EmitRowsTo(only_task, schema, count, filler);
+  }
   std::size_t sent = 0;
   for (std::size_t i = 0; i < count; ++i) {
     int task = only_task;
@@ -157,6 +161,31 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
     TaskMetrics::Bump(metrics_.emitted);
   }
   return sent;
+}
+
+std::size_t Emitter::EmitRowsTo(int task, const topology::StreamSchema& schema, std::size_t count,
+                                topology::RowFiller& filler) {
+  const std::size_t fields = schema.fields->size();
+  std::size_t i = 0;
+  while (i < count) {
+    const Outbox::RowRun run = outbox_.OpenRun(task);
+    const std::size_t end = i + std::min(count - i, run.room);
+    try {
+      for (; i < end; ++i) {
+        const std::size_t n = filler.FillCells(i, *run.batch);
+        if (n != fields) ThrowWrongSize(schema, n);
+        run.batch->EndRow(&schema, n, 0);
+      }
+    } catch (...) {
+      run.batch->DropOpenCells();  // the next row must not start with this one's cells
+      outbox_.EndRun(run);
+      TaskMetrics::Bump(metrics_.emitted, i);
+      throw;
+    }
+    outbox_.EndRun(run);
+  }
+  TaskMetrics::Bump(metrics_.emitted, count);
+  return count;
 }
 
 void Emitter::ThrowDirectMisuse(int stream, int task) const {

@@ -71,6 +71,9 @@ class Emitter {
   // Sends to targets_ (already routed): copies to all but the last, which takes the values.
   std::size_t SendToTargets(const topology::StreamSchema& schema, topology::Values&& values,
                             AnchorSource* anchors);
+  // EmitRows' rows all to one local task: built in its open batch a run at a time.
+  std::size_t EmitRowsTo(int task, const topology::StreamSchema& schema, std::size_t count,
+                         topology::RowFiller& filler);
   void LogEmit(const topology::StreamSchema& schema, int direct_task,
                const topology::Values& values) const;
   [[noreturn]] void ThrowDirectMisuse(int stream, int task) const;

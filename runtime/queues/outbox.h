@@ -101,6 +101,21 @@ class Outbox {
     slots_[slot].pending.EndRow(schema, cells, 0);
     HandIfFull(slot);
   }
+  // Rows built in place in a local `task`'s open batch, a run at a time (Emitter::EmitRows): the
+  // batch, and how many rows it takes before it is full. The caller ends each row on the batch
+  // itself (RowBatch::EndRow), then calls EndRun, which sends as EndRow would.
+  struct RowRun {
+    topology::RowBatch* batch;
+    int slot;
+    std::size_t room;
+  };
+  bool IsLocal(int task) const noexcept { return queues_[task] != nullptr; }
+  RowRun OpenRun(int task) {
+    const int slot = SlotOf(task);
+    topology::RowBatch& batch = OpenBatch(slot);
+    return {&batch, slot, batch.size() < batch_size_ ? batch_size_ - batch.size() : 1};
+  }
+  void EndRun(const RowRun& run) { HandIfFull(run.slot); }
   // Queues one ack-protocol message for `task` (an acker, or a spout tracking its own trees or
   // getting an acker's replies), one of the ack or reply destinations. An ack of the same tree as
   // the message queued just before it is XORed into that one: the acker's sum is the same (XOR is

@@ -7,12 +7,15 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../support/generator.h"
 #include "../support/log_capture.h"
 #include "../support/test_components.h"
 #include "bolts/windowing/windowed_bolt.h"
 #include "runtime/local_cluster.h"
+#include "topology/row_batch.h"
 #include "topology/topology_builder.h"
 
 namespace tempest::runtime {
@@ -28,10 +31,11 @@ using topology::Values;
 constexpr std::size_t kNoBadRow = ~std::size_t{0};
 
 // Row i of input n is [n, i]. Row `bad` is one field short, or, with `throws`, throws after its
-// first value.
+// first value. With `cells` it also builds rows as cells (where a row goes to one local task).
 class PairRows final : public topology::RowFiller {
  public:
-  PairRows(int64_t n, std::size_t bad, bool throws) : n_(n), bad_(bad), throws_(throws) {}
+  PairRows(int64_t n, std::size_t bad, bool throws, bool cells = false)
+      : n_(n), bad_(bad), throws_(throws), cells_(cells) {}
   void Fill(std::size_t row, Values& values) override {
     values.emplace_back(n_);
     if (row == bad_) {
@@ -40,11 +44,22 @@ class PairRows final : public topology::RowFiller {
     }
     values.emplace_back(static_cast<int64_t>(row));
   }
+  bool FillsCells() const noexcept override { return cells_; }
+  std::size_t FillCells(std::size_t row, topology::RowBatch& out) override {
+    out.AddInt(n_);
+    if (row == bad_) {
+      if (throws_) throw std::runtime_error("filler gave up on row " + std::to_string(row));
+      return 1;
+    }
+    out.AddInt(static_cast<int64_t>(row));
+    return 2;
+  }
 
  private:
   int64_t n_;
   std::size_t bad_;
   bool throws_;
+  bool cells_;
 };
 
 // Rows emitted for input n: n % 4 of them.
@@ -131,20 +146,26 @@ TEST(EmitRowsTest, EveryGroupingGetsTheRowsOfThatManyEmitsInOrder) {
   }
 }
 
-TEST(EmitRowsTest, AFailedRowIsNotSentAndFailsTheInputAsEmitWould) {
+// Rows built as values, or as cells in the destination's batch where they go to one local task.
+class FailedRow : public ::testing::TestWithParam<bool> {};
+INSTANTIATE_TEST_SUITE_P(EmitRowsTest, FailedRow, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Cells" : "Values"; });
+
+TEST_P(FailedRow, AFailedRowIsNotSentAndFailsTheInputAsEmitWould) {
   constexpr int64_t kInputs = 30;
+  const bool cells = GetParam();
   auto local = std::make_shared<testing::Recorder>();
   auto keyed = std::make_shared<testing::Recorder>();
   topology::TopologyBuilder b;
   b.Config().acker_executors = 0;
   b.SetSpout("gen", testing::Generator(kInputs));
   // Input n emits 3 rows; row 1 is one field short (n % 3 == 1) or its filler throws (n % 3 == 2).
-  const auto clumsy = [] {
+  const auto clumsy = [cells] {
     return std::make_unique<testing::LambdaBolt>(
         std::map<std::string, Fields>{{"default", {"n", "i"}}},
-        [](const Tuple& t, OutputCollector& out, const TopologyContext&) {
+        [cells](const Tuple& t, OutputCollector& out, const TopologyContext&) {
           const int64_t n = t.GetInt(0);
-          PairRows rows(n, n % 3 == 0 ? kNoBadRow : 1, n % 3 == 2);
+          PairRows rows(n, n % 3 == 0 ? kNoBadRow : 1, n % 3 == 2, cells);
           topology::EmitRows(out, topology::RowEmitterOf(out), "default", 3, rows);
           out.Ack(t);
         });
@@ -187,6 +208,43 @@ TEST(EmitRowsTest, AFailedRowIsNotSentAndFailsTheInputAsEmitWould) {
             std::string::npos)
       << log;
   EXPECT_NE(log.find("filler gave up on row 1"), std::string::npos) << log;
+}
+
+// One call's rows to one local task fill its batches a batch at a time: more rows than a
+// batch holds arrive whole and in order, as cells and as values alike.
+TEST(EmitRowsTest, OneCallsRowsFillSeveralBatchesInOrder) {
+  constexpr int64_t kInputs = 12;
+  constexpr std::size_t kRows = 50;  // per input, against batches of 8
+  for (const bool cells : {false, true}) {
+    auto recorder = std::make_shared<testing::Recorder>();
+    topology::TopologyBuilder b;
+    b.SetSpout("gen", testing::Generator(kInputs));
+    b.SetBolt("rows", [cells] {
+       return std::make_unique<testing::LambdaBolt>(
+           std::map<std::string, Fields>{{"default", {"n", "i"}}},
+           [cells](const Tuple& t, OutputCollector& out, const TopologyContext&) {
+             PairRows rows(t.GetInt(0), kNoBadRow, false, cells);
+             topology::EmitRows(out, topology::RowEmitterOf(out), "default", kRows, rows);
+             out.Ack(t);
+           });
+     }).ShuffleGrouping("gen");
+    b.SetBolt("sink", [recorder] {
+       return std::make_unique<testing::RecordingBolt>(recorder);
+     }).ShuffleGrouping("rows");
+    const RunSummary s = LocalCluster(b.Build(), LocalRunOptions{.batch_size = 8}).Run();
+    ASSERT_TRUE(s.completed) << s.error;
+    EXPECT_EQ(s.Find("rows")->emitted, kInputs * kRows) << cells;
+    EXPECT_EQ(s.Find("gen")->acked, static_cast<uint64_t>(kInputs)) << cells;
+    std::vector<std::pair<int64_t, int64_t>> got;
+    for (const auto& r : recorder->records()) {
+      got.emplace_back(r.values[0].AsInt(), r.values[1].AsInt());
+    }
+    std::vector<std::pair<int64_t, int64_t>> expected;
+    for (int64_t n = 0; n < kInputs; ++n) {
+      for (std::size_t i = 0; i < kRows; ++i) expected.emplace_back(n, static_cast<int64_t>(i));
+    }
+    EXPECT_EQ(got, expected) << cells;
+  }
 }
 
 TEST(EmitRowsTest, AnUndeclaredStreamIsAnErrorAndNothingIsFilled) {
