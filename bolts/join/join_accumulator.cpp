@@ -10,9 +10,12 @@
 
 namespace tempest::bolts {
 
-using window_join::AppendPacked;
+using window_join::AppendSelected;
 using window_join::FindPath;
 using window_join::RowKey;
+using window_join::SkipSelected;
+using window_join::UnpackSelectedAppend;
+using window_join::UnpackSelectedCell;
 
 namespace {
 
@@ -63,8 +66,8 @@ void JoinAccumulator::Index(const HeldRow& held, const PackedRow& r) {
     probe_group_.push_back(keyed ? tables_[1].FindOrAdd(key_, key_.Hash()) : -1);
     for (std::size_t f = 0; f < plan_.select.size(); ++f) {
       if (select_from_last_[f] != 0) continue;
-      AppendPacked(FindPath(r.fields, r.field_count, p->select_index[f], plan_.select[f].path),
-                   prefixes_);
+      AppendSelected(FindPath(r.fields, r.field_count, p->select_index[f], plan_.select[f].path),
+                     prefixes_);
     }
   } else if (p != nullptr && p->position > 0) {
     const std::size_t before = picks_in_.size();
@@ -109,7 +112,7 @@ void JoinAccumulator::PlaceRows() {
     std::string_view pick;
     if (j == last) {
       const uint8_t* from = pick_at;
-      for (std::size_t n = picks_per_row_; n > 0; --n) packed::Skip(pick_at);
+      for (std::size_t n = picks_per_row_; n > 0; --n) SkipSelected(pick_at);
       pick = {reinterpret_cast<const char*>(from), static_cast<std::size_t>(pick_at - from)};
     }
     tables_[j].Place(rows_[i], pick);
@@ -119,7 +122,7 @@ void JoinAccumulator::PlaceRows() {
 void JoinAccumulator::AppendPicks(const PackedRow& r, const InputPlan& p, std::string& out) const {
   for (std::size_t f = 0; f < select_from_last_.size(); ++f) {
     if (select_from_last_[f] == 0) continue;
-    AppendPacked(FindPath(r.fields, r.field_count, p.select_index[f], plan_.select[f].path), out);
+    AppendSelected(FindPath(r.fields, r.field_count, p.select_index[f], plan_.select[f].path), out);
   }
 }
 
@@ -184,7 +187,7 @@ void JoinAccumulator::ProbePrepared() {
     if (position_of_[i] != 1) continue;
     const int32_t g = probe_group_[k++];
     const uint8_t* values = values_at;
-    for (std::size_t n = prefix_per_row_; n > 0; --n) packed::Skip(values_at);
+    for (std::size_t n = prefix_per_row_; n > 0; --n) SkipSelected(values_at);
     if (g < 0 && !keep_null_probe_keys_) continue;  // Storm: dropped
     if (const JoinedTable::Group* group = MatchedGroup(tables_[1], g)) {
       BeginMatches(values, rows_[i]);
@@ -268,10 +271,10 @@ void JoinAccumulator::BeginMatches(const Slot* record, std::size_t last) {
     const SelectPlan& sel = plan_.select[f];
     if (sel.input == last) continue;
     const Slot& slot = record[sel.input];
-    AppendPacked(slot.held == nullptr ? nullptr
-                                      : FindPath(slot.row.fields, slot.row.field_count,
-                                                 slot.plan->select_index[f], sel.path),
-                 prefix_buffer_);
+    AppendSelected(slot.held == nullptr ? nullptr
+                                        : FindPath(slot.row.fields, slot.row.field_count,
+                                                   slot.plan->select_index[f], sel.path),
+                   prefix_buffer_);
   }
   prefix_ = reinterpret_cast<const uint8_t*>(prefix_buffer_.data());
   anchors_.clear();
@@ -291,14 +294,14 @@ void JoinAccumulator::MatchRows::Fill(std::size_t, topology::Values& row) {
   row.reserve(self->select_from_last_.size());
   const uint8_t* values = self->prefix_;
   for (const uint8_t from_last : self->select_from_last_) {
-    packed::UnpackAppend(from_last != 0 ? picks : values, row);
+    UnpackSelectedAppend(from_last != 0 ? picks : values, row);
   }
 }
 
 std::size_t JoinAccumulator::MatchRows::FillCells(std::size_t, topology::RowBatch& out) {
   const uint8_t* values = self->prefix_;
   for (const uint8_t from_last : self->select_from_last_) {
-    packed::UnpackCell(from_last != 0 ? picks : values, out);
+    UnpackSelectedCell(from_last != 0 ? picks : values, out);
   }
   return self->select_from_last_.size();
 }

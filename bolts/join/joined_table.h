@@ -12,6 +12,7 @@
 #include "bolts/windowing/packed_row.h"
 #include "bolts/windowing/packed_values.h"
 #include "bolts/windowing/row_arena.h"
+#include "topology/row_batch.h"
 
 // Internal to JoinBolt's JoinAccumulator: one window's rows of a joined input hashed by key.
 // Header-only so that the per-row calls inline into the accumulator's loops.
@@ -53,15 +54,60 @@ inline bool RowKey(const PackedRow& r, const std::vector<int>& index,
   }
   return true;
 }
+// The accumulator's own copies of select values (picks, probe prefixes) are written once per
+// window row and read once per output row: an integer is kept there at a fixed width (the
+// kWideInt byte, then its 8 bytes) so that reading it decodes no varint. Other values stay
+// packed.
+inline constexpr uint8_t kWideInt = 0xF0;  // not a packed::Tag
+static_assert(kWideInt > packed::kMap);
 // The packed value at `at` (nullptr: a null), appended to `out`.
-inline void AppendPacked(const uint8_t* at, std::string& out) {
+inline void AppendSelected(const uint8_t* at, std::string& out) {
   if (at == nullptr) {
     out.push_back(static_cast<char>(packed::kNull));
+    return;
+  }
+  if (*at == packed::kInt) {
+    ++at;
+    const int64_t v = packed::UnZigZag(packed::GetVarint(at));
+    char wide[1 + sizeof v];
+    wide[0] = static_cast<char>(kWideInt);
+    std::memcpy(wide + 1, &v, sizeof v);
+    out.append(wide, sizeof wide);
     return;
   }
   const uint8_t* end = at;
   packed::Skip(end);
   out.append(reinterpret_cast<const char*>(at), static_cast<std::size_t>(end - at));
+}
+inline int64_t TakeWideInt(const uint8_t*& p) noexcept {
+  int64_t v;
+  std::memcpy(&v, p + 1, sizeof v);
+  p += 1 + sizeof v;
+  return v;
+}
+// Moves `p` past the selected value at it.
+inline void SkipSelected(const uint8_t*& p) noexcept {
+  if (*p == kWideInt) {
+    p += 1 + sizeof(int64_t);
+    return;
+  }
+  packed::Skip(p);
+}
+// Appends the selected value at `p` as a cell of `out`'s open row; `p` ends past it.
+inline void UnpackSelectedCell(const uint8_t*& p, topology::RowBatch& out) {
+  if (*p == kWideInt) {
+    out.AddInt(TakeWideInt(p));
+    return;
+  }
+  packed::UnpackCell(p, out);
+}
+// Appends the selected value at `p` to `out`; `p` ends past it.
+inline void UnpackSelectedAppend(const uint8_t*& p, topology::Values& out) {
+  if (*p == kWideInt) {
+    out.emplace_back(TakeWideInt(p));
+    return;
+  }
+  packed::UnpackAppend(p, out);
 }
 
 // A window row in a record: the held row (for anchoring), its parsed header and its input's

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -163,28 +164,33 @@ TEST(JoinBoltBuilderTest, EveryTreeCompletesThroughPackedWindowsWithAcking) {
 
 // With acking off a JoinBolt's matches are built straight into the outgoing batch as cells
 // (RowFiller::FillCells); with acking on each goes out as Values, anchored. Both must give the
-// same rows, field for field: ints, doubles, bools, nulls, short and long strings, and the nulls
-// of a padded left row.
+// same rows, field for field: ints (to both ends of their range), doubles, bools, nulls, short
+// and long strings, and the nulls of a padded left row.
 TEST(JoinBoltBuilderTest, MatchesBuiltAsCellsEqualMatchesBuiltAsValues) {
   const std::string kLong = "a note longer than fourteen bytes";
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   const auto run = [&](bool acking) {
     topology::TopologyBuilder b("join-cells");
     if (!acking) b.Config().acker_executors = 0;
     b.SetSpout("users", [] {
       return std::make_unique<testing::ListSpout>(
-          topology::Fields{"userId", "name", "score", "vip"},
-          std::vector<topology::Values>{
-              {1, "ann", 1.5, true}, {2, "bob", 2.5, false}, {3, "cy", topology::Value(), true}});
+          topology::Fields{"userId", "name", "score", "vip", "rank"},
+          std::vector<topology::Values>{{1, "ann", 1.5, true, kMin},
+                                        {2, "bob", 2.5, false, -7},
+                                        {3, "cy", topology::Value(), true, kMax}});
     });
     b.SetSpout("orders", [kLong] {
       return std::make_unique<testing::ListSpout>(
-          topology::Fields{"orderId", "userId", "note"},
-          std::vector<topology::Values>{
-              {10, 1, kLong}, {11, 1, "short"}, {12, 3, "x"}, {13, 9, "orphan"}});
+          topology::Fields{"orderId", "userId", "note", "qty"},
+          std::vector<topology::Values>{{10, 1, kLong, kMax},
+                                        {11, 1, "short", -1},
+                                        {12, 3, "x", kMin},
+                                        {13, 9, "orphan", 0}});
     });
     b.SetBolt("join", bolts::JoinBoltBuilder(bolts::JoinSelector::kSource, "users", "userId")
                           .LeftJoin("orders", "userId", "users")
-                          .Select("users:userId AS u, name, score, vip, orderId, note")
+                          .Select("users:userId AS u, name, score, rank, vip, orderId, note, qty")
                           .WithTumblingWindow(bolts::WindowSpan::Count(100))
                           .Build())
         .GlobalGrouping("users")
@@ -197,10 +203,10 @@ TEST(JoinBoltBuilderTest, MatchesBuiltAsCellsEqualMatchesBuiltAsValues) {
     return rows;
   };
   const topology::Value null;
-  const std::vector<topology::Values> expected = {{1, "ann", 1.5, true, 10, kLong},
-                                                  {1, "ann", 1.5, true, 11, "short"},
-                                                  {2, "bob", 2.5, false, null, null},
-                                                  {3, "cy", null, true, 12, "x"}};
+  const std::vector<topology::Values> expected = {{1, "ann", 1.5, kMin, true, 10, kLong, kMax},
+                                                  {1, "ann", 1.5, kMin, true, 11, "short", -1},
+                                                  {2, "bob", 2.5, -7, false, null, null, null},
+                                                  {3, "cy", null, kMax, true, 12, "x", kMin}};
   EXPECT_EQ(run(false), expected);
   EXPECT_EQ(run(true), expected);
 }
