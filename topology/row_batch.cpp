@@ -43,6 +43,11 @@ void RowBatch::AddValue(const Value& v) {
 
 void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
                          std::span<const AckMeta::Anchor> anchors) {
+  AppendCells(from);
+  AddHeader(schema, from.size(), anchors);
+}
+
+void RowBatch::AppendCells(const RowRef& from) {
   for (std::size_t i = 0; i < from.size(); ++i) {
     const Cell& c = from.cell(i);
     switch (c.tag) {
@@ -59,7 +64,6 @@ void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
         cells_.push_back(c);
     }
   }
-  AddHeader(schema, from.size(), anchors);
 }
 
 Value RowRef::GetValue(std::size_t field) const {

@@ -178,6 +178,8 @@ class RowBatch {
   // Copies the values of `from` (a row of any batch), on stream `schema`, with other anchors.
   void AppendRow(const StreamSchema* schema, const RowRef& from,
                  std::span<const AckMeta::Anchor> anchors = {});
+  // Appends the values of `from` to the open row, as AddInt and the like would.
+  void AppendCells(const RowRef& from);
 
   // A row built field by field (a decoder): its fields in order, its anchors, then EndRow with
   // their counts.

@@ -362,9 +362,9 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     }
   }
 
-  // Null tuples are the padded side. An output of untracked rows is built straight into the
-  // outgoing batch where it goes to one local task (RowFiller::FillCells); one of tracked rows
-  // is anchored to stand-ins carrying the rows' ack metadata (the tuple being added is the
+  // Null tuples are the padded side. An output of untracked rows is staged as cells and sent
+  // with the others of the same input batch in one EmitRows (StageRow); one of tracked rows is
+  // anchored to stand-ins carrying the rows' ack metadata (the tuple being added is the
   // runtime's, a held row is packed), and what the emit adds to their ack values goes back into
   // the rows.
   void EmitRow(const IntervalJoinRow* left, const IntervalJoinRow* right, int64_t ts) {
@@ -374,9 +374,10 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     const bool tracked =
         (left != nullptr && left->tracked()) || (right != nullptr && right->tracked());
     if (!tracked && out_rows_ != nullptr) {
-      out_rows_->EmitRows(output_stream_, 1, output_);
+      StageRow();
       return;
     }
+    FlushStaged();  // the output stream keeps its order
     topology::Values row;
     output_.Fill(0, row);
     std::size_t n = 0;
@@ -390,6 +391,39 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
       if (output_.rows[i] != nullptr) output_.rows[i]->FoldAck(anchor_tuples_[i]);
     }
   }
+
+  // Output rows are mostly one or none per input: sent one EmitRows each, the call (stream,
+  // route, destination batch) cost more than building the row. They are built as cells into
+  // `staged_` instead (their held rows may leave before the batch ends) and sent together at the
+  // end of each input batch, tick or flush (FlushStaged), or when kStagedRows wait.
+  void StageRow() {
+    staged_.EndRow(nullptr, output_.FillCells(0, staged_), 0);
+    if (staged_.size() >= kStagedRows) FlushStaged();
+  }
+
+ public:
+  void FlushStaged() {
+    if (staged_.empty()) return;
+    struct Cleared {
+      topology::RowBatch& rows;
+      ~Cleared() { rows.Clear(); }
+    } cleared{staged_};
+    out_rows_->EmitRows(output_stream_, staged_.size(), staged_rows_);
+  }
+
+ private:
+  static constexpr std::size_t kStagedRows = 256;
+  struct StagedRows final : topology::RowFiller {
+    explicit StagedRows(const topology::RowBatch& rows) noexcept : rows(rows) {}
+    const topology::RowBatch& rows;
+    void Fill(std::size_t i, topology::Values& row) override { rows[i].LoadValues(row); }
+    bool FillsCells() const noexcept override { return true; }
+    std::size_t FillCells(std::size_t i, topology::RowBatch& out) override {
+      const topology::RowRef r = rows[i];
+      out.AppendCells(r);
+      return r.size();
+    }
+  };
 
   // One output row: the selected fields of its left and right rows (null: padded) and `_ts`.
   struct OutputRow final : topology::RowFiller {
@@ -440,6 +474,8 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   topology::OutputCollector& out_;
   topology::RowEmitter* out_rows_ = topology::RowEmitterOf(out_);
   OutputRow output_{this};
+  topology::RowBatch staged_;
+  StagedRows staged_rows_{staged_};
   WindowClock& clock_;
   IntervalJoinState state_;
   JoinPlan plan_;
@@ -499,6 +535,7 @@ void IntervalJoinBolt::Prepare(const topology::TopologyContext& context,
 
 void IntervalJoinBolt::Execute(const Tuple& input) {
   impl_->Handle(input);
+  impl_->FlushStaged();
   impl_->ReportIfMoved();
 }
 // The state keeps a packed copy, so an owned tuple is not moved from.
@@ -508,13 +545,21 @@ void IntervalJoinBolt::ExecuteBatch(const topology::RowBatch& rows, topology::Ba
     const topology::RowRef row = rows[i];
     impl_->Handle(BatchInput{row, out});
   }
+  impl_->FlushStaged();
   impl_->ReportIfMoved();
 }
 void IntervalJoinBolt::OnSourceEnded(const std::string& component) {
   impl_->OnSourceEnded(component);
+  impl_->FlushStaged();
 }
-void IntervalJoinBolt::OnEndOfStream() { impl_->OnEndOfStream(); }
-void IntervalJoinBolt::OnTick() { impl_->OnTick(); }
+void IntervalJoinBolt::OnEndOfStream() {
+  impl_->OnEndOfStream();
+  impl_->FlushStaged();
+}
+void IntervalJoinBolt::OnTick() {
+  impl_->OnTick();
+  impl_->FlushStaged();
+}
 
 std::chrono::milliseconds IntervalJoinBolt::TickInterval() const {
   int64_t period = 0;

@@ -11,6 +11,8 @@
 #include <map>
 
 #include "../../support/builtin_test_support.h"
+#include "topology/output_collector.h"
+#include "topology/row_batch.h"
 
 namespace tempest::bolts {
 namespace {
@@ -24,6 +26,28 @@ using topology::Values;
 const Fields kShowFields{"log_id", "ad", "ts"};
 const Fields kClickFields{"log_id", "ts"};
 const Value kNull;
+
+// A collector that also takes rows in one call, as the runtime's does: it records the rows of
+// each EmitRows call (built as cells where the filler can) as emits, and how many each call had.
+class FakeRowCollector final : public FakeBoltCollector, public topology::RowEmitter {
+ public:
+  std::vector<std::size_t> row_calls;
+
+  void EmitRows(std::string_view stream, std::size_t count, topology::RowFiller& filler) override {
+    row_calls.push_back(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      Values values;
+      if (filler.FillsCells()) {
+        topology::RowBatch batch;
+        batch.EndRow(nullptr, filler.FillCells(i, batch), 0);
+        batch[0].LoadValues(values);
+      } else {
+        filler.Fill(i, values);
+      }
+      Emit(stream, std::move(values));
+    }
+  }
+};
 
 // Streams "shows" and "clicks" of component "logs", feeding bolt "join" (selector: stream).
 class Harness {
@@ -56,13 +80,15 @@ class Harness {
 
   topology::TopologyConfig& config() { return spec_->config; }
 
-  void Start(IntervalJoinBoltConfig config) {
+  // `row_emitter`: the bolt emits into row_out, a collector that takes rows, instead of `out`.
+  void Start(IntervalJoinBoltConfig config, bool row_emitter = false) {
     bolt_ = std::make_unique<IntervalJoinBolt>(std::move(config), kShowFields, kClickFields,
                                                [this] { return now; });
     auto layout = std::make_shared<const topology::TaskLayout>(*spec_);
     context_ =
         std::make_unique<topology::TopologyContext>(spec_, layout, layout->TasksOf("join").front());
-    bolt_->Prepare(*context_, out);
+    active_ = row_emitter ? &row_out : &out;
+    bolt_->Prepare(*context_, *active_);
   }
   std::string StartError(IntervalJoinBoltConfig config) {
     try {
@@ -80,7 +106,7 @@ class Harness {
   void Click(Value id, int64_t ts) { Send("clicks", {std::move(id), Value(ts)}); }
   void Send(const std::string& stream, Values values) {
     Tuple t(schemas_.at(stream), 1, std::move(values));
-    tempest::topology::TupleAccess::MutableAck(t).anchors.push_back({++root_, 1});
+    if (tracked) tempest::topology::TupleAccess::MutableAck(t).anchors.push_back({++root_, 1});
     bolt_->ExecuteOwned(t);
   }
   // Sends the inputs as one batch through the batch path, tracked as Send tracks them.
@@ -88,9 +114,10 @@ class Harness {
     topology::RowBatch batch;
     for (const auto& [stream, values] : inputs) {
       const topology::AckMeta::Anchor anchor{++root_, 1};
-      batch.Append(schemas_.at(stream), values, {&anchor, 1});
+      batch.Append(schemas_.at(stream), values,
+                   tracked ? std::span(&anchor, 1) : std::span<const topology::AckMeta::Anchor>());
     }
-    testing::FakeBatchCollector collector(*bolt_, out);
+    testing::FakeBatchCollector collector(*bolt_, *active_);
     bolt_->ExecuteBatch(batch, collector);
   }
   void End() { bolt_->OnEndOfStream(); }
@@ -98,7 +125,7 @@ class Harness {
 
   std::vector<Values> Rows(const std::string& stream = "default") const {
     std::vector<Values> rows;
-    for (const auto& e : out.emitted) {
+    for (const auto& e : active_->emitted) {
       if (e.stream == stream) rows.push_back(e.values);
     }
     return rows;
@@ -114,13 +141,16 @@ class Harness {
   }
 
   FakeBoltCollector out;
-  int64_t now = 0;  // the bolt's clock
+  FakeRowCollector row_out;
+  int64_t now = 0;      // the bolt's clock
+  bool tracked = true;  // inputs carry ack anchors, as with acking on
 
  private:
   std::shared_ptr<topology::TopologySpec> spec_;
   std::map<std::string, const topology::StreamSchema*> schemas_;
   std::unique_ptr<topology::TopologyContext> context_;
   std::unique_ptr<IntervalJoinBolt> bolt_;
+  FakeBoltCollector* active_ = &out;
   uint64_t root_ = 100;
 };
 
@@ -475,6 +505,40 @@ TEST(IntervalJoinBoltTest, TicksReportTheStateAndTheWatermark) {
                                   {"state rows right", 2},
                                   {"watermark ms", 0},
                                   {"watermark lag ms", 100}}));
+}
+
+// With acking off and a collector that takes rows (the runtime's), output rows are built as
+// cells and sent together, one EmitRows per input batch, tick or end: the rows of tuple-by-tuple
+// emits, in the same order, each call's rows out before it returns.
+TEST(IntervalJoinBoltTest, UntrackedRowsGoOutTogetherAtTheEndOfEachCall) {
+  IntervalJoinBoltConfig c = ShowsClicks(JoinType::kFull);
+  c.watermark_interval_ms = 100;  // the watermark moves on ticks
+  const std::vector<std::pair<std::string, Values>> inputs = {
+      {"shows", {1, "ad", 0}}, {"shows", {2, "ad", 2}},  {"clicks", {1, 3}}, {"clicks", {1, 8}},
+      {"clicks", {7, 9}},      {"shows", {4, "ad", 40}}, {"clicks", {4, 45}}};
+  Harness by_tuple;
+  by_tuple.tracked = false;
+  by_tuple.Start(c);
+  for (const auto& [stream, values] : inputs) by_tuple.Send(stream, values);
+  by_tuple.now = 100;
+  by_tuple.Tick();
+  by_tuple.End();
+
+  Harness h;
+  h.tracked = false;
+  h.Start(c, true);
+  h.SendBatch(inputs);
+  EXPECT_EQ(h.Rows(), (std::vector<Values>{{1, 3, 3}, {1, 8, 8}, {4, 45, 45}}));
+  EXPECT_EQ(h.row_out.row_calls, (std::vector<std::size_t>{3}));
+  h.now = 100;
+  h.Tick();  // watermark 40: click 7@9 and show 2@2 leave, padded, in one call
+  const std::vector<Values> all = {{1, 3, 3}, {1, 8, 8}, {4, 45, 45}, {kNull, 9, 9}, {2, kNull, 2}};
+  EXPECT_EQ(h.Rows(), all);
+  EXPECT_EQ(h.row_out.row_calls, (std::vector<std::size_t>{3, 2}));
+  h.End();  // nothing more to pad
+  EXPECT_EQ(h.Rows(), all);
+  EXPECT_EQ(h.Rows(), by_tuple.Rows());
+  EXPECT_EQ(h.row_out.acked.size(), inputs.size());
 }
 
 // Validation.
