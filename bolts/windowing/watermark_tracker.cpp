@@ -14,7 +14,7 @@ WatermarkTracker::WatermarkTracker(int streams, int64_t lag_ms, int64_t idle_tim
   for (Stream& s : streams_) s.last_active = now;
 }
 
-bool WatermarkTracker::Advanced(int64_t now) {
+bool WatermarkTracker::AdvancedSomeIdleOrEnded(int64_t now) {
   std::optional<int64_t> holding;  // min over streams that hold the watermark back
   std::optional<int64_t> ended;    // max over ended streams
   bool any_holding = false;
@@ -31,10 +31,7 @@ bool WatermarkTracker::Advanced(int64_t now) {
   }
   const std::optional<int64_t> base = any_holding ? holding : ended;
   if (!base) return false;
-  const int64_t candidate = topology::SaturatingSub(*base, lag_ms_);
-  if (watermark_ && candidate <= *watermark_) return false;
-  watermark_ = candidate;
-  return true;
+  return Raise(topology::SaturatingSub(*base, lag_ms_));
 }
 
 }  // namespace tempest::bolts

@@ -1,8 +1,12 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
+
+#include "topology/saturating.h"
 
 namespace tempest::bolts {
 
@@ -27,13 +31,25 @@ class WatermarkTracker {
   }
   // The stream has delivered a tuple at `now` (it is not idle); Track does not read the clock.
   void Touch(int stream, int64_t now) { streams_[stream].last_active = now; }
-  void End(int stream) { streams_[stream].ended = true; }
+  void End(int stream) {
+    if (!streams_[stream].ended) ++ended_;
+    streams_[stream].ended = true;
+  }
   // The largest timestamp the stream has delivered (none yet: nullopt).
   std::optional<int64_t> max_ts(int stream) const noexcept { return streams_[stream].max_ts; }
   // Recomputes at `now` (idleness is judged then); true if the watermark advanced (Current then
   // gives it). Per tuple on the hot path, so it returns no std::optional: GCC builds a returned
   // one in memory with a byte store and reloads it whole, which waits for that store.
-  bool Advanced(int64_t now);
+  bool Advanced(int64_t now) {
+    if (idle_timeout_ms_ > 0 || ended_ > 0) return AdvancedSomeIdleOrEnded(now);
+    // Every stream holds the watermark back: the least of their largest timestamps.
+    int64_t least = std::numeric_limits<int64_t>::max();
+    for (const Stream& s : streams_) {
+      if (!s.max_ts) return false;  // a stream has not delivered yet
+      least = std::min(least, *s.max_ts);
+    }
+    return Raise(topology::SaturatingSub(least, lag_ms_));
+  }
   // The watermark; only once there is one.
   int64_t Current() const noexcept { return *watermark_; }
   // As Advanced, with the watermark it advanced to.
@@ -45,6 +61,13 @@ class WatermarkTracker {
   }
 
  private:
+  bool AdvancedSomeIdleOrEnded(int64_t now);
+  bool Raise(int64_t candidate) {
+    if (watermark_ && candidate <= *watermark_) return false;
+    watermark_ = candidate;
+    return true;
+  }
+
   struct Stream {
     std::optional<int64_t> max_ts;
     int64_t last_active = 0;
@@ -54,6 +77,7 @@ class WatermarkTracker {
   int64_t lag_ms_;
   int64_t idle_timeout_ms_;
   std::optional<int64_t> watermark_;
+  std::size_t ended_ = 0;  // streams ended
 };
 
 }  // namespace tempest::bolts
