@@ -233,6 +233,16 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     ReportState(clock_());  // a finished run shows the final values
   }
 
+  // Sends the output rows StageRow kept: after each input, batch, tick or flush.
+  void FlushStaged() {
+    if (staged_.empty()) return;
+    struct Cleared {
+      topology::RowBatch& rows;
+      ~Cleared() { rows.Clear(); }
+    } cleared{staged_};
+    out_rows_->EmitRows(output_stream_, staged_.size(), staged_rows_);
+  }
+
   // After an input or a batch: the gauges, if the watermark moved (rows may have left).
   void ReportIfMoved() {
     if (watermark_moved_) ReportState(clock_());
@@ -401,17 +411,6 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     if (staged_.size() >= kStagedRows) FlushStaged();
   }
 
- public:
-  void FlushStaged() {
-    if (staged_.empty()) return;
-    struct Cleared {
-      topology::RowBatch& rows;
-      ~Cleared() { rows.Clear(); }
-    } cleared{staged_};
-    out_rows_->EmitRows(output_stream_, staged_.size(), staged_rows_);
-  }
-
- private:
   static constexpr std::size_t kStagedRows = 256;
   struct StagedRows final : topology::RowFiller {
     explicit StagedRows(const topology::RowBatch& rows) noexcept : rows(rows) {}

@@ -60,7 +60,7 @@ inline bool RowKey(const PackedRow& r, const std::vector<int>& index,
 // packed.
 inline constexpr uint8_t kWideInt = 0xF0;  // not a packed::Tag
 static_assert(kWideInt > packed::kMap);
-// The packed value at `at` (nullptr: a null), appended to `out`.
+// The packed value at `at` (nullptr: a null), appended to `out` as a selected value.
 inline void AppendSelected(const uint8_t* at, std::string& out) {
   if (at == nullptr) {
     out.push_back(static_cast<char>(packed::kNull));

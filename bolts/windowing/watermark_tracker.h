@@ -32,8 +32,8 @@ class WatermarkTracker {
   // The stream has delivered a tuple at `now` (it is not idle); Track does not read the clock.
   void Touch(int stream, int64_t now) { streams_[stream].last_active = now; }
   void End(int stream) {
-    if (!streams_[stream].ended) ++ended_;
     streams_[stream].ended = true;
+    any_ended_ = true;
   }
   // The largest timestamp the stream has delivered (none yet: nullopt).
   std::optional<int64_t> max_ts(int stream) const noexcept { return streams_[stream].max_ts; }
@@ -41,7 +41,7 @@ class WatermarkTracker {
   // gives it). Per tuple on the hot path, so it returns no std::optional: GCC builds a returned
   // one in memory with a byte store and reloads it whole, which waits for that store.
   bool Advanced(int64_t now) {
-    if (idle_timeout_ms_ > 0 || ended_ > 0) return AdvancedSomeIdleOrEnded(now);
+    if (idle_timeout_ms_ > 0 || any_ended_) return AdvancedSomeIdleOrEnded(now);
     // Every stream holds the watermark back: the least of their largest timestamps.
     int64_t least = std::numeric_limits<int64_t>::max();
     for (const Stream& s : streams_) {
@@ -77,7 +77,7 @@ class WatermarkTracker {
   int64_t lag_ms_;
   int64_t idle_timeout_ms_;
   std::optional<int64_t> watermark_;
-  std::size_t ended_ = 0;  // streams ended
+  bool any_ended_ = false;  // Advanced's inline case needs none
 };
 
 }  // namespace tempest::bolts
