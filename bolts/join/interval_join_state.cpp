@@ -10,6 +10,7 @@
 
 #include "bolts/join/flat_key_table.h"
 #include "bolts/join/packed_key_codec.h"
+#include "bolts/windowing/pack_into.h"
 #include "bolts/windowing/packed_row.h"
 #include "bolts/windowing/row_arena.h"
 
@@ -374,16 +375,11 @@ struct IntervalJoinState::Impl {
     return last_origin[side];
   }
 
-  // The tuple or batch row packed into the side's arena, written into a bound on its size, then
-  // trimmed.
+  // The tuple or batch row packed into the side's arena.
   HeldRow Pack(int side, const Tuple& t) { return Pack(side, t, t.GetSourceTask()); }
   template <class Source>
   HeldRow Pack(int side, const Source& source, int task) {
-    const uint32_t origin = OriginOf(side, source.schema(), task);
-    const std::size_t bound = PackedRow::SizeBound(source, nullptr);
-    const auto [row, at] = arena[side].Allocate(bound);
-    arena[side].Trim(row, bound, PackedRow::Write(source, origin, nullptr, at));
-    return row;
+    return PackInto(arena[side], source, OriginOf(side, source.schema(), task), nullptr);
   }
 
   // The tuple joins as itself and is packed afterwards, with the ack value its pairs gave it.

@@ -1,5 +1,8 @@
 #include "bolts/windowing/packed_row.h"
 
+#include <limits>
+#include <span>
+
 #include "bolts/windowing/packed_values.h"
 
 namespace tempest::bolts {
@@ -7,6 +10,16 @@ namespace tempest::bolts {
 using namespace packed;  // NOLINT: the codec
 
 namespace {
+
+// The varints of a header (head, anchor count, field count) at their longest.
+constexpr std::size_t kHeaderBound = 5 + 10 + 10;
+// What PackedCellSizeBound gives any cell but long text and side values.
+constexpr std::size_t kCellBound = 11 + topology::Cell::kInline;
+
+bool MayExceedCellBound(topology::CellTag tag) noexcept {
+  return tag == topology::CellTag::kString || tag == topology::CellTag::kBytes ||
+         tag == topology::CellTag::kValue;
+}
 
 // The first varint: the origin and the anchor count (3: the count follows).
 uint64_t Head(uint32_t origin, std::size_t anchors) noexcept {
@@ -56,7 +69,7 @@ std::size_t PackedRow::Write(const topology::Tuple& t, uint32_t origin, const ui
 }
 
 std::size_t PackedRow::SizeBound(const topology::RowRef& row, const uint8_t* read) noexcept {
-  std::size_t n = 5 + 10 + 16 * row.anchors().size() + 10;
+  std::size_t n = kHeaderBound + 16 * row.anchors().size();
   for (std::size_t i = 0; i < row.size(); ++i)
     n += read == nullptr || read[i] != 0 ? PackedCellSizeBound(row, i) : 1;
   return n;
@@ -64,7 +77,16 @@ std::size_t PackedRow::SizeBound(const topology::RowRef& row, const uint8_t* rea
 
 std::size_t PackedRow::Write(const topology::RowRef& row, uint32_t origin, const uint8_t* read,
                              uint8_t* at) noexcept {
+  return WriteWithin(row, origin, read, at, std::numeric_limits<std::size_t>::max());
+}
+
+// Room is checked once for the header and kCellBound bytes per field, and again at each field
+// that may take more (long text, a side value): the usual row costs one comparison.
+std::size_t PackedRow::WriteWithin(const topology::RowRef& row, uint32_t origin,
+                                   const uint8_t* read, uint8_t* at, std::size_t room) noexcept {
   const std::span<const topology::AckMeta::Anchor> anchors = row.anchors();
+  const std::size_t fields = row.size();
+  if (room < kHeaderBound + 16 * anchors.size() + kCellBound * fields) return 0;
   uint8_t* p = PutVarint(at, Head(origin, anchors.size()));
   if (anchors.size() >= 3) p = PutVarint(p, anchors.size());
   for (const topology::AckMeta::Anchor& a : anchors) {
@@ -72,13 +94,17 @@ std::size_t PackedRow::Write(const topology::RowRef& row, uint32_t origin, const
     std::memcpy(p + 8, &a.edge, 8);
     p += 16;
   }
-  p = PutVarint(p, row.size());
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    if (read == nullptr || read[i] != 0) {
-      p = PackCellTo(p, row, i);
-    } else {
+  p = PutVarint(p, fields);
+  for (std::size_t i = 0; i < fields; ++i) {
+    if (read != nullptr && read[i] == 0) {
       *p++ = kNull;
+      continue;
     }
+    if (MayExceedCellBound(row.cell(i).tag)) {
+      const auto left = room - static_cast<std::size_t>(p - at);
+      if (left < PackedCellSizeBound(row, i) + kCellBound * (fields - i - 1)) return 0;
+    }
+    p = PackCellTo(p, row, i);
   }
   return static_cast<std::size_t>(p - at);
 }

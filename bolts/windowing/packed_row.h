@@ -58,6 +58,11 @@ struct PackedRow {
   static std::size_t SizeBound(const topology::RowRef& row, const uint8_t* read) noexcept;
   static std::size_t Write(const topology::RowRef& row, uint32_t origin, const uint8_t* read,
                            uint8_t* at) noexcept;
+  // As Write, into the `room` bytes at `at`: returns 0 when the row may not fit (what it wrote
+  // is then no row), so a row can be written where there is room without a bound worked out
+  // first (a loose check: it counts every field at its longest).
+  static std::size_t WriteWithin(const topology::RowRef& row, uint32_t origin, const uint8_t* read,
+                                 uint8_t* at, std::size_t room) noexcept;
   // Appends `t` packed, with `origin`, to `out`.
   static void Append(const topology::Tuple& t, uint32_t origin, std::string& out);
 

@@ -69,6 +69,22 @@ class RowArena {
     }
   }
 
+  // The free bytes of the chunk being filled (none before the first): a row of unknown size is
+  // written there and kept with Keep, with no bound on its size worked out first.
+  std::pair<uint8_t*, std::size_t> Tail() noexcept {
+    if (current_ == kNone) return {nullptr, 0};
+    Chunk& c = chunks_[current_];
+    return {c.data + c.used, c.cap - c.used};
+  }
+  // Keeps the first `n` bytes of Tail() (n: at most its size) as a row.
+  HeldRow Keep(std::size_t n) noexcept {
+    Chunk& c = chunks_[current_];
+    const HeldRow at{static_cast<uint16_t>(current_), static_cast<uint16_t>(c.used)};
+    c.used += static_cast<uint32_t>(n);
+    ++c.live;
+    return at;
+  }
+
   uint8_t* Data(HeldRow r) noexcept { return chunks_[r.chunk].data + r.offset; }
   const uint8_t* Data(HeldRow r) const noexcept { return chunks_[r.chunk].data + r.offset; }
 

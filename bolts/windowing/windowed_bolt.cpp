@@ -14,6 +14,7 @@
 
 #include "bolts/windowing/batch_input.h"
 #include "bolts/windowing/event_time_input.h"
+#include "bolts/windowing/pack_into.h"
 #include "bolts/windowing/packed_windowed_bolt.h"
 #include "bolts/windowing/window_manager.h"
 #include "topology/saturating.h"
@@ -397,12 +398,9 @@ class WindowedBoltAdapter final
   template <class Source>
   HeldRow PackRow(const Source& source, int task, bool tracked) {
     const uint32_t origin = OriginOf(source.schema(), task, source.size());
-    // Written in one pass into a bound on its size, then trimmed to what it took.
     const std::vector<uint8_t>& fields = fields_read_[origin];
     const uint8_t* read = fields.size() == source.size() ? fields.data() : nullptr;
-    const std::size_t bound = PackedRow::SizeBound(source, read);
-    const auto [row, at] = arena_.Allocate(bound);
-    arena_.Trim(row, bound, PackedRow::Write(source, origin, read, at));
+    const HeldRow row = PackInto(arena_, source, origin, read);
     if (tracked) ++tracked_rows_;
     return row;
   }

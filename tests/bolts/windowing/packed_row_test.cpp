@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "bolts/join/field_selector.h"
+#include "bolts/windowing/pack_into.h"
 #include "bolts/windowing/packed_values.h"
 #include "bolts/windowing/row_arena.h"
 #include "topology/row_batch.h"
@@ -300,6 +301,73 @@ TEST(PackedRowTest, TheSizeBoundHoldsAndWriteReturnsTheSize) {
   std::string bytes(PackedRow::SizeBound(t), '\0');
   EXPECT_EQ(PackedRow::Write(t, 300, reinterpret_cast<uint8_t*>(bytes.data())),
             PackedRow::Size(t, 300));
+}
+
+// WriteWithin writes Write's bytes or reports that the row may not fit, and never writes past
+// `room` (guard bytes follow it).
+TEST(PackedRowTest, WriteWithinWritesWritesBytesOrReportsNoRoom) {
+  const std::vector<topology::AckMeta::Anchor> anchors = {{11, 0xA0}};
+  topology::RowBatch batch;
+  batch.Append(nullptr, Mixed(), anchors);
+  batch.Append(nullptr, Values{Value(int64_t{5}), Value("short")});
+  const uint8_t read[] = {1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0};
+  for (std::size_t r = 0; r < batch.size(); ++r) {
+    for (const uint8_t* mask : {static_cast<const uint8_t*>(nullptr), read}) {
+      const uint8_t* m = r == 0 ? mask : nullptr;
+      std::vector<uint8_t> whole(PackedRow::SizeBound(batch[r], m));
+      whole.resize(PackedRow::Write(batch[r], 77, m, whole.data()));
+      std::size_t fitted_from = 0;
+      for (std::size_t room = 0; room <= whole.size() + 400; ++room) {
+        std::vector<uint8_t> into(room + 64, 0xEE);
+        const std::size_t n = PackedRow::WriteWithin(batch[r], 77, m, into.data(), room);
+        EXPECT_EQ(
+            std::vector<uint8_t>(into.begin() + static_cast<std::ptrdiff_t>(room), into.end()),
+            std::vector<uint8_t>(64, 0xEE))
+            << "row " << r << ", room " << room;
+        if (n == 0) {
+          EXPECT_EQ(fitted_from, 0u) << "row " << r << ", room " << room;
+          continue;
+        }
+        if (fitted_from == 0) fitted_from = room;
+        into.resize(n);
+        EXPECT_EQ(into, whole) << "row " << r << ", room " << room;
+      }
+      // Fits from a room of its fields at their longest, not much beyond.
+      EXPECT_GE(fitted_from, whole.size()) << r;
+      EXPECT_LE(fitted_from, PackedRow::SizeBound(batch[r], nullptr) + 25) << r;
+    }
+  }
+}
+
+// PackInto writes rows straight into the chunk being filled, a row that does not fit there goes
+// to a new chunk, and each row reads back as it was packed.
+TEST(PackIntoTest, RowsFillTheChunkAndTheRowThatDoesNotFitStartsAnother) {
+  RowArena arena(1024);
+  topology::RowBatch batch;
+  for (int i = 0; i < 40; ++i) {
+    batch.Append(nullptr, Values{Value(int64_t{i}), Value(std::string(20 + i, 'a' + i % 26))});
+  }
+  std::vector<HeldRow> held;
+  for (std::size_t i = 0; i < batch.size(); ++i)
+    held.push_back(PackInto(arena, batch[i], 3, nullptr));
+  Tuple first(nullptr, 0, Values{Value(int64_t{0}), Value(std::string(20, 'a'))});
+  EXPECT_EQ(held[0].chunk, held[1].chunk);
+  EXPECT_EQ(held[1].offset, held[0].offset + PackedRow::Size(first, 3));  // no gap
+  EXPECT_NE(held.front().chunk, held.back().chunk);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const PackedRow r = PackedRow::Parse(arena.Data(held[i]));
+    EXPECT_EQ(r.origin, 3u);
+    Values v;
+    r.UnpackValues(v);
+    Values want;
+    batch[i].LoadValues(want);
+    EXPECT_EQ(v, want) << i;
+  }
+  // A Tuple goes the bounded way, with the same bytes as a batch row.
+  const HeldRow from_tuple = PackInto(arena, first, 3, nullptr);
+  EXPECT_EQ(std::memcmp(arena.Data(from_tuple), arena.Data(held[0]), PackedRow::Size(first, 3)), 0);
+  for (const HeldRow r : held) arena.Release(r);
+  arena.Release(from_tuple);
 }
 
 TEST(RowArenaTest, AChunkWithOneLiveRowStaysUntilItIsReleased) {
