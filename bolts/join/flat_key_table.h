@@ -19,7 +19,8 @@ namespace tempest::bolts {
 // its capacity; a key that comes back costs a copy of its values and a rehash), or lets it stay
 // for a while (Emptied) until the empty ones outnumber both the others and kSweepAt; a sweep
 // (Rebuild) then drops them all. Codec: `using Stored`, `static bool Equals(const Stored&, const
-// KeyRef&)`, `static void Assign(Stored&, const KeyRef&)`, `static void Release(Stored&)`.
+// Key&)` and `static void Assign(Stored&, const Key&)` for each key type it is given (KeyRef, and
+// IntKey where the codec takes it), `static void Release(Stored&)`.
 // Single-threaded.
 template <class Slot, class Codec>
 class FlatKeyTable {
@@ -34,14 +35,16 @@ class FlatKeyTable {
   // Keys that hold something.
   std::size_t live() const noexcept { return in_table_ - empty_; }
 
-  uint32_t Find(const KeyRef& key, uint64_t hash) const noexcept {
+  template <class Key>
+  uint32_t Find(const Key& key, uint64_t hash) const noexcept {
     std::size_t place;
     return Find(key, hash, place);
   }
 
   // The key's index, inserted (with an empty slot) if new. A key found empty is counted as
   // holding something again: call Emptied if it stays empty.
-  uint32_t FindOrInsert(const KeyRef& key, uint64_t hash) {
+  template <class Key>
+  uint32_t FindOrInsert(const Key& key, uint64_t hash) {
     std::size_t place;
     const uint32_t k = Find(key, hash, place);
     if (k == kNoKey) return Insert(key, hash, place);
@@ -104,7 +107,8 @@ class FlatKeyTable {
 
  private:
   // As Find; a key not found would go at `place`.
-  uint32_t Find(const KeyRef& key, uint64_t hash, std::size_t& place) const noexcept {
+  template <class Key>
+  uint32_t Find(const Key& key, uint64_t hash, std::size_t& place) const noexcept {
     const std::size_t mask = table_.size() - 1;
     for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
       const uint32_t k = table_[s];
@@ -116,7 +120,8 @@ class FlatKeyTable {
     }
   }
 
-  uint32_t Insert(const KeyRef& key, uint64_t hash, std::size_t place) {
+  template <class Key>
+  uint32_t Insert(const Key& key, uint64_t hash, std::size_t place) {
     const bool grow = 2 * (in_table_ + 1) > table_.size();
     if (grow) Rebuild(table_.size() * 2);
     uint32_t k;

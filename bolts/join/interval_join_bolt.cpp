@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
@@ -199,17 +200,34 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   }
 
   // A batch row of one of the join's streams with a key joins as a packed row, without a
-  // Tuple; the rest (another stream, a null key, a replay after the end) go the tuple way.
+  // Tuple (an integer key without a Value either); the rest (another stream, a null key, a
+  // replay after the end) go the tuple way.
   void Handle(const BatchInput& in) {
     const Source& src = SourceOf(in.schema(), in.source_task());
-    if (src.side < 0 || flushed_ ||
-        !ExtractKey(in.row, src.plan->key_index, plan_.keys[src.plan->position], key_values_,
-                    key_)) {
+    if (src.side < 0 || flushed_) {
       in.out.ExecuteAsTuple(in.row);
       return;
     }
+    const std::vector<int>& index = src.plan->key_index;
+    const std::vector<FieldSelector>& key = plan_.keys[src.plan->position];
+    if (IntKey int_key; ExtractIntKey(in.row, index, key, int_key)) {
+      AddRow(in, SideOf(src), int_key);
+    } else if (ExtractKey(in.row, index, key, key_values_, key_)) {
+      AddRow(in, SideOf(src), key_);
+    } else {
+      in.out.ExecuteAsTuple(in.row);
+    }
+  }
+
+  // The row, if not late, joins and is held under `key`.
+  template <class Key>
+  void AddRow(const BatchInput& in, JoinSide side, const Key& key) {
     event_time_->Take(in, [&](int64_t ts) {
-      state_.Add(SideOf(src), key_, HashKey(key_), ts, in.row, in.source_task());
+      if constexpr (std::is_same_v<Key, IntKey>) {
+        state_.Add(side, key, ts, in.row, in.source_task());
+      } else {
+        state_.Add(side, key, HashKey(key), ts, in.row, in.source_task());
+      }
       WarnIfHeldTooMany();
     });
   }

@@ -390,7 +390,8 @@ struct IntervalJoinState::Impl {
 
   // A batch row is packed first and joins as that held row (emits fold their ack values into
   // it); one that is not kept is released again.
-  void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, const topology::RowRef& r,
+  template <class Key>
+  void Add(int side, const Key& key, uint64_t hash, int64_t ts, const topology::RowRef& r,
            int task) {
     const HeldRow row = Pack(side, r, task);
     AddElement(
@@ -400,9 +401,9 @@ struct IntervalJoinState::Impl {
 
   // Joins `ours` with the other side's elements in the interval, then stores the row store()
   // gives; a left-once element joined on arrival leaves at once instead, and discard() drops it.
-  template <class Store, class Discard>
-  void AddElement(int side, const KeyRef& key, uint64_t hash, int64_t ts,
-                  const IntervalJoinRow& ours, Store store, Discard discard) {
+  template <class Key, class Store, class Discard>
+  void AddElement(int side, const Key& key, uint64_t hash, int64_t ts, const IntervalJoinRow& ours,
+                  Store store, Discard discard) {
     if (next_seq >= renumber_at) Renumber();
     const uint32_t k = keys.FindOrInsert(key, hash);
     const uint32_t seq = next_seq++;
@@ -646,6 +647,11 @@ void IntervalJoinState::Add(JoinSide side, const KeyRef& key, uint64_t hash, int
 void IntervalJoinState::Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts,
                             const topology::RowRef& row, int source_task) {
   impl_->Add(static_cast<int>(side), key, hash, ts, row, source_task);
+}
+
+void IntervalJoinState::Add(JoinSide side, IntKey key, int64_t ts, const topology::RowRef& row,
+                            int source_task) {
+  impl_->Add(static_cast<int>(side), key, HashKey(key), ts, row, source_task);
 }
 
 void IntervalJoinState::Advance(int64_t watermark) {

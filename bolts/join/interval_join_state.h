@@ -129,6 +129,8 @@ class IntervalJoinState {
   // a held row (IntervalJoinRow::added() is null).
   void Add(JoinSide side, const KeyRef& key, uint64_t hash, int64_t ts, const topology::RowRef& row,
            int source_task);
+  // The same for a batch row whose key is one integer (the same key as a KeyRef of that value).
+  void Add(JoinSide side, IntKey key, int64_t ts, const topology::RowRef& row, int source_task);
   // Raises the watermark (never lowers it) and lets out every element it has passed.
   void Advance(int64_t watermark);
   // Lets every element out (end of the input), in the same order as Advance would.

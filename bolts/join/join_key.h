@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bolts/join/field_selector.h"
+#include "topology/row_batch.h"
 #include "topology/tuple.h"
 #include "topology/value.h"
 #include "topology/value_hash.h"
@@ -62,6 +63,25 @@ inline uint64_t HashKey(const KeyRef& key) {
   uint64_t h = 0;
   for (const topology::Value* v : key) h = topology::StableHash(*v, h);
   return h;
+}
+
+// A key of one integer part read straight from a batch row's cell (the usual join key): hashed
+// and compared without a Value built for it. HashKey gives it the hash of the same key as a
+// KeyRef, so both find the same key in a state.
+struct IntKey {
+  int64_t value;
+};
+inline uint64_t HashKey(IntKey key) { return HashIntKey(key.value); }
+
+// The row's key as an IntKey when the key is one top-level field (`index`: as ExtractKey's) and
+// the row holds an integer there; false otherwise (ExtractKey then reads it).
+inline bool ExtractIntKey(const topology::RowRef& row, const std::vector<int>& index,
+                          const std::vector<FieldSelector>& key, IntKey& out) noexcept {
+  if (key.size() != 1 || key[0].path.size() != 1 || index[0] < 0) return false;
+  const auto field = static_cast<std::size_t>(index[0]);
+  if (field >= row.size() || row.cell(field).tag != topology::CellTag::kInt) return false;
+  out.value = row.cell(field).Int();
+  return true;
 }
 
 inline bool SameKey(const KeyRef& a, const KeyRef& b) {

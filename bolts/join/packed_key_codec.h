@@ -69,6 +69,15 @@ class PackedKey {
     for (const topology::Value* v : key) p = packed::PackTo(p, *v);
   }
 
+  // The same for a key of one integer (always inline: a tag and at most ten varint bytes).
+  void Assign(IntKey key) noexcept {
+    Free();
+    uint8_t* p = bytes_;
+    *p++ = packed::kInt;
+    p = packed::PutVarint(p, packed::ZigZag(key.value));
+    bytes_[kTag] = static_cast<uint8_t>(p - bytes_);
+  }
+
   // Back to empty, the heap bytes freed.
   void Clear() noexcept {
     Free();
@@ -114,7 +123,13 @@ struct PackedKeyCodec {
     }
     return p == end;
   }
+  static bool Equals(const Stored& stored, IntKey key) noexcept {
+    auto [p, end] = stored.bytes();
+    if (p == end || *p++ != packed::kInt) return false;
+    return packed::UnZigZag(packed::GetVarint(p)) == key.value && p == end;
+  }
   static void Assign(Stored& stored, const KeyRef& key) { stored.Assign(key); }
+  static void Assign(Stored& stored, IntKey key) noexcept { stored.Assign(key); }
   static void Release(Stored& stored) noexcept { stored.Clear(); }
 };
 

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "topology/row_batch.h"
 #include "topology/stream_schema.h"
 
 namespace tempest::bolts {
@@ -365,6 +366,34 @@ TEST(IntervalJoinStateTest, ManyKeysComeAndGoWithoutLosingAny) {
   h.state().Drain();
   EXPECT_EQ(h.state().keys(), 0u);
   EXPECT_EQ(h.out.left.size(), 10000u);
+}
+
+// A batch row added under its integer key (IntKey) pairs with a tuple whose key is that integer
+// as a Value, and with nothing else: a string "7", another integer.
+TEST(IntervalJoinStateTest, ARowsIntegerKeyIsTheSameKeyAsThatIntegerInATuple) {
+  Recorder out;
+  IntervalJoinState state(IntervalBounds{-5, 5}, out);
+  topology::StreamSchema schema;
+  schema.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
+  topology::RowBatch rows;
+  rows.Append(&schema, {Value(int64_t{7}), Value(int64_t{10}), Value("lhs10")});
+  rows.Append(&schema, {Value(int64_t{-7}), Value(int64_t{11}), Value("lhs11")});
+  rows.Append(&schema, {Value(int64_t{-7}), Value(int64_t{13}), Value("rhs13")});
+  state.Add(JoinSide::kLeft, IntKey{7}, 10, rows[0], 1);
+  state.Add(JoinSide::kLeft, IntKey{-7}, 11, rows[1], 1);
+  const auto add_tuple = [&](const Value& key, int64_t ts) {
+    const KeyRef ref = {&key};
+    state.Add(JoinSide::kRight, ref, HashKey(ref), ts,
+              Tuple(&schema, 2, {key, Value(ts), Value("rhs" + std::to_string(ts))}));
+  };
+  add_tuple(Value(int64_t{7}), 12);
+  add_tuple(Value(std::string("7")), 12);
+  add_tuple(Value(int64_t{8}), 12);
+  state.Add(JoinSide::kRight, IntKey{-7}, 13, rows[2], 1);
+  EXPECT_EQ(out.pairs, (std::vector<Pair>{{10, 12}, {11, 13}}));
+  EXPECT_EQ(state.keys(), 4u);  // 7, -7, "7", 8
+  state.Drain();
+  EXPECT_EQ(out.left.size(), 6u);
 }
 
 TEST(IntervalJoinStateTest, CleanupTimesFollowFlink) {

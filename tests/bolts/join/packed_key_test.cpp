@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +66,36 @@ TEST(PackedKeyTest, ReassignAndReleaseLeaveTheNewKeyOrNothing) {
   PackedKeyCodec::Release(stored);
   EXPECT_EQ(stored.size(), 0u);
   EXPECT_TRUE(PackedKeyCodec::Equals(stored, KeyRef{}));
+}
+
+// An integer read from a row's cell (IntKey) is the same key as a KeyRef to that integer:
+// the same hash, the same stored bytes, equal either way; and no other key.
+TEST(PackedKeyTest, AnIntKeyIsTheKeyOfItsIntegerAsAValue) {
+  for (const int64_t i :
+       {int64_t{0}, int64_t{-1}, int64_t{63}, int64_t{64}, int64_t{1} << 40,
+        std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
+    const std::vector<Value> as_value{Value(i)};
+    EXPECT_EQ(HashKey(IntKey{i}), HashKey(RefsTo(as_value))) << i;
+    PackedKey from_int;
+    PackedKey from_ref;
+    PackedKeyCodec::Assign(from_int, IntKey{i});
+    PackedKeyCodec::Assign(from_ref, RefsTo(as_value));
+    ASSERT_EQ(from_int.size(), from_ref.size()) << i;
+    EXPECT_EQ(std::memcmp(from_int.data(), from_ref.data(), from_int.size()), 0) << i;
+    EXPECT_TRUE(PackedKeyCodec::Equals(from_ref, IntKey{i})) << i;
+    EXPECT_TRUE(PackedKeyCodec::Equals(from_int, RefsTo(as_value))) << i;
+    EXPECT_FALSE(PackedKeyCodec::Equals(from_ref, IntKey{i ^ 1})) << i;
+  }
+  const std::vector<Value> text{Value(std::string("7"))};
+  const std::vector<Value> two_parts{Value(int64_t{7}), Value(int64_t{7})};
+  const std::vector<Value> real{Value(7.0)};
+  for (const auto* other : {&text, &two_parts, &real}) {
+    PackedKey stored;
+    PackedKeyCodec::Assign(stored, RefsTo(*other));
+    EXPECT_FALSE(PackedKeyCodec::Equals(stored, IntKey{7}));
+  }
+  PackedKey empty;
+  EXPECT_FALSE(PackedKeyCodec::Equals(empty, IntKey{0}));
 }
 
 }  // namespace
