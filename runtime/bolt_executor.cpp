@@ -471,6 +471,7 @@ class BoltExecutor final : public TaskExecutor,
     }
     for (std::size_t i = 0; i < rows.size(); ++i) AckAnchors(rows[i].anchors(), 0);
   }
+  void AckUntracked(std::size_t n) override { TaskMetrics::Bump(metrics_.acked, n); }
   void FailRow(const topology::RowRef& row) override { FailAnchors(row.anchors()); }
   int BatchSource() const noexcept override { return batch_from_task_; }
   // Per copy of a forwarded row: one new edge id, for each of the row's roots.

@@ -35,6 +35,9 @@ class BatchCollector {
   virtual void AckRows(const RowBatch& rows) {
     for (std::size_t i = 0; i < rows.size(); ++i) AckRow(rows[i]);
   }
+  // Acks `n` inputs without anchors (untracked rows or tuples a bolt held and lets go now): what
+  // acking each would do, in one call.
+  virtual void AckUntracked(std::size_t n) = 0;
   virtual void FailRow(const RowRef& row) = 0;
   // The task that sent the batch (a row's source task).
   virtual int BatchSource() const noexcept = 0;

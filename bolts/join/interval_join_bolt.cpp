@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "bolts/join/field_selector.h"
 #include "bolts/join/join_key.h"
@@ -261,6 +262,13 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
     out_rows_->EmitRows(output_stream_, staged_.size(), staged_rows_);
   }
 
+  // A batch's rows go through `out` (untracked held rows that leave are acked at EndBatch).
+  void BeginBatch(topology::BatchCollector& out) noexcept { batch_ = &out; }
+  void EndBatch() {
+    if (untracked_acks_ > 0) batch_->AckUntracked(std::exchange(untracked_acks_, 0));
+    batch_ = nullptr;
+  }
+
   // After an input or a batch: the gauges, if the watermark moved (rows may have left).
   void ReportIfMoved() {
     if (watermark_moved_) ReportState(clock_());
@@ -377,13 +385,16 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   }
 
   // A held row is acked through a scratch tuple: whole when it is tracked (an ack is the row to
-  // whoever receives it), else its stream only (an untracked ack is a count).
+  // whoever receives it), else its stream only. An untracked ack is a count: during a batch the
+  // rows leaving are counted and acked together at its end (EndBatch).
   void Ack(const IntervalJoinRow& row) {
     if (row.added() != nullptr) {
       out_.Ack(*row.added());
     } else if (row.tracked()) {
       row.Unpack(acked_);
       out_.Ack(acked_);
+    } else if (batch_ != nullptr) {
+      ++untracked_acks_;
     } else {
       topology::TupleAccess::Rebind(untracked_, row.schema(), row.source_task());
       out_.Ack(untracked_);
@@ -512,6 +523,8 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   Tuple anchor_tuples_[2];  // stand-ins for the rows an output is anchored to
   Tuple acked_;             // a tracked held row, unpacked to be acked
   Tuple untracked_;         // the stream of an untracked held row (no values, no anchors)
+  topology::BatchCollector* batch_ = nullptr;  // during ExecuteBatch
+  std::size_t untracked_acks_ = 0;             // untracked held rows let go during it
   std::size_t max_pending_ = 0;
   bool acking_ = true;
   bool warned_pending_ = false;
@@ -558,10 +571,12 @@ void IntervalJoinBolt::Execute(const Tuple& input) {
 // The state keeps a packed copy, so an owned tuple is not moved from.
 void IntervalJoinBolt::ExecuteOwned(Tuple& input) { Execute(input); }
 void IntervalJoinBolt::ExecuteBatch(const topology::RowBatch& rows, topology::BatchCollector& out) {
+  impl_->BeginBatch(out);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const topology::RowRef row = rows[i];
     impl_->Handle(BatchInput{row, out});
   }
+  impl_->EndBatch();
   impl_->FlushStaged();
   impl_->ReportIfMoved();
 }

@@ -213,7 +213,8 @@ TEST(JoinBoltBuilderTest, MatchesBuiltAsCellsEqualMatchesBuiltAsValues) {
 
 // The same for the IntervalJoinBolt: an output of untracked rows is built as cells, one of
 // tracked rows as Values. A full join within ±5 ms gives a match, padded rows of both sides and
-// `_ts`; the two spouts interleave freely, so the rows are compared as sorted lists.
+// `_ts`; the two spouts interleave freely, so the rows are compared as sorted lists. Every input
+// is acked, tracked or not.
 TEST(IntervalJoinBuilderTest, OutputsBuiltAsCellsEqualOutputsBuiltAsValues) {
   const std::string kTitle = "a show title longer than fourteen bytes";
   const auto run = [&](bool acking) {
@@ -234,11 +235,13 @@ TEST(IntervalJoinBuilderTest, OutputsBuiltAsCellsEqualOutputsBuiltAsValues) {
                                         {"clicks", {"key"}, "ts"});
     join.Between(-5, 5)
         .Type(bolts::JoinType::kFull)
-        .Select("shows:key AS sk, title, score, clicks:key AS ck, who, _ts");
+        .Select("shows:key AS sk, title, score, clicks:key AS ck, who, _ts")
+        .WithWatermarkInterval(0);  // rows leave while batches come, not only at the end
     b.SetBolt("join", join.Build()).GlobalGrouping("shows").GlobalGrouping("clicks");
     const auto recorder = AddRecorder(b, "join");
     const runtime::RunSummary summary = runtime::LocalCluster(b.Build()).Run();
     EXPECT_TRUE(summary.completed) << summary.error;
+    EXPECT_EQ(summary.Find("join")->acked, 6u) << "acking " << acking;  // every input, once
     std::vector<std::string> rows;
     for (const auto& r : recorder->records()) rows.push_back(topology::ToString(r.values));
     std::sort(rows.begin(), rows.end());

@@ -184,6 +184,10 @@ class FakeBatchCollector final : public topology::BatchCollector {
     topology::TupleAccess::MutableAck(t).ack_val = ack_val;
     out_.Ack(t);
   }
+  // Recorded as that many acks of untracked tuples (no stream, no values).
+  void AckUntracked(std::size_t n) override {
+    for (std::size_t i = 0; i < n; ++i) out_.Ack(topology::Tuple());
+  }
   void FailRow(const topology::RowRef& row) override { out_.Fail(Loaded(row)); }
   int BatchSource() const noexcept override { return 1; }
 
