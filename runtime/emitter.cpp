@@ -165,6 +165,9 @@ std::size_t Emitter::EmitRows(std::string_view stream, std::size_t count,
 
 std::size_t Emitter::EmitRowsTo(int task, const topology::StreamSchema& schema, std::size_t count,
                                 topology::RowFiller& filler) {
+  if (const topology::RowBatch* built = filler.BuiltRows(); built != nullptr) {
+    return CopyRowsTo(task, schema, count, *built);
+  }
   const std::size_t fields = schema.fields->size();
   std::size_t i = 0;
   while (i < count) {
@@ -185,6 +188,24 @@ std::size_t Emitter::EmitRowsTo(int task, const topology::StreamSchema& schema, 
     outbox_.EndRun(run);
   }
   TaskMetrics::Bump(metrics_.emitted, count);
+  return count;
+}
+
+// The rows before the first of the wrong size go out, as EmitRowsTo sends them.
+std::size_t Emitter::CopyRowsTo(int task, const topology::StreamSchema& schema, std::size_t count,
+                                const topology::RowBatch& built) {
+  const std::size_t fields = schema.fields->size();
+  std::size_t good = 0;
+  while (good < count && built[good].size() == fields) ++good;
+  for (std::size_t i = 0; i < good;) {
+    const Outbox::RowRun run = outbox_.OpenRun(task);
+    const std::size_t end = i + std::min(good - i, run.room);
+    run.batch->AppendRows(&schema, built, i, end);
+    outbox_.EndRun(run);
+    i = end;
+  }
+  TaskMetrics::Bump(metrics_.emitted, good);
+  if (good < count) ThrowWrongSize(schema, built[good].size());
   return count;
 }
 

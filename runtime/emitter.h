@@ -74,6 +74,9 @@ class Emitter {
   // EmitRows' rows all to one local task: built in its open batch a run at a time.
   std::size_t EmitRowsTo(int task, const topology::StreamSchema& schema, std::size_t count,
                          topology::RowFiller& filler);
+  // The same for rows the filler already built (RowFiller::BuiltRows): copied a run at a time.
+  std::size_t CopyRowsTo(int task, const topology::StreamSchema& schema, std::size_t count,
+                         const topology::RowBatch& built);
   void LogEmit(const topology::StreamSchema& schema, int direct_task,
                const topology::Values& values) const;
   [[noreturn]] void ThrowDirectMisuse(int stream, int task) const;

@@ -27,6 +27,9 @@ class RowFiller {
     (void)out;
     return 0;
   }
+  // A filler whose rows are already built as cells, rows 0 to count - 1 of a batch (any stream,
+  // no anchors), gives that batch: a local destination then takes them in one block.
+  virtual const RowBatch* BuiltRows() const noexcept { return nullptr; }
 
  protected:
   ~RowFiller() = default;

@@ -47,6 +47,26 @@ void RowBatch::AppendRow(const StreamSchema* schema, const RowRef& from,
   AddHeader(schema, from.size(), anchors);
 }
 
+void RowBatch::AppendRows(const StreamSchema* schema, const RowBatch& from, std::size_t begin,
+                          std::size_t end) {
+  if (begin >= end) return;
+  if (!from.arena_.empty() || !from.side_.empty() || !from.anchors_.empty()) {
+    for (std::size_t i = begin; i < end; ++i) AppendRow(schema, from[i]);
+    return;
+  }
+  // Cells refer to nothing outside themselves: the block moves as it is, each row's first cell
+  // shifted by where the block lands.
+  const uint32_t first = from.rows_[begin].first_cell;
+  const uint32_t last = from.rows_[end - 1].first_cell + from.rows_[end - 1].cells;
+  const auto shift = static_cast<uint32_t>(cells_.size()) - first;
+  cells_.insert(cells_.end(), from.cells_.begin() + first, from.cells_.begin() + last);
+  const auto no_anchors = static_cast<uint32_t>(anchors_.size());
+  for (std::size_t i = begin; i < end; ++i) {
+    const Row& r = from.rows_[i];
+    rows_.push_back(Row{schema, r.first_cell + shift, r.cells, no_anchors, 0});
+  }
+}
+
 void RowBatch::AppendCells(const RowRef& from) {
   for (std::size_t i = 0; i < from.size(); ++i) {
     const Cell& c = from.cell(i);

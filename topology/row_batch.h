@@ -180,6 +180,11 @@ class RowBatch {
                  std::span<const AckMeta::Anchor> anchors = {});
   // Appends the values of `from` to the open row, as AddInt and the like would.
   void AppendCells(const RowRef& from);
+  // Appends rows [begin, end) of `from` on stream `schema`, without anchors, as AppendRow would
+  // each: their cells copied in one block when `from` holds no long text, side values or
+  // anchors (rows built as cells of ints and short strings), else row by row.
+  void AppendRows(const StreamSchema* schema, const RowBatch& from, std::size_t begin,
+                  std::size_t end);
 
   // A row built field by field (a decoder): its fields in order, its anchors, then EndRow with
   // their counts.

@@ -451,6 +451,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
       out.AppendCells(r);
       return r.size();
     }
+    const topology::RowBatch* BuiltRows() const noexcept override { return &rows; }
   };
 
   // One output row: the selected fields of its left and right rows (null: padded) and `_ts`.

@@ -143,6 +143,37 @@ TEST(RowBatchTest, ACopiedRowHasTheSameValuesAndItsOwnAnchors) {
   }
 }
 
+// A range of rows appended at once reads back as those rows on the new stream, after what the
+// batch held and without anchors: in one block (ints and short text only) and row by row (long
+// text, side values, anchors) alike.
+TEST(RowBatchTest, AppendedRowsReadBackOnTheirNewStreamAfterTheOthers) {
+  const StreamSchema other{"bolt", "out", kSchema.fields};
+  const std::vector<Values> plain = {{1, "a"}, {2, std::string(Cell::kInline, 'b')}, {3, true}};
+  for (const bool block : {true, false}) {
+    const std::vector<Values> rows = block ? plain : AllKinds();
+    RowBatch from;
+    for (const Values& v : rows) from.Append(&kSchema, v);
+    RowBatch to;
+    to.Append(&kSchema, {"held before", std::string(40, 'h')},
+              std::vector<AckMeta::Anchor>{{5, 6}});
+    to.AppendRows(&other, from, 1, rows.size());
+    from.Clear();  // the copies are the batch's own
+    ASSERT_EQ(to.size(), rows.size()) << block;
+    Tuple t;
+    to.Load(0, 1, t);
+    EXPECT_EQ(t.GetValues(), (Values{"held before", std::string(40, 'h')}));
+    EXPECT_EQ(TupleAccess::Ack(t).anchors.size(), 1u);
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      to.Load(i, 1, t);
+      EXPECT_EQ(t.GetValues(), rows[i]) << block << " row " << i;
+      EXPECT_EQ(t.schema(), &other);
+      EXPECT_TRUE(TupleAccess::Ack(t).anchors.empty());
+    }
+    to.AppendRows(&other, to, 0, 0);  // an empty range adds nothing
+    EXPECT_EQ(to.size(), rows.size());
+  }
+}
+
 TEST(RowBatchTest, ClearKeepsTheBuffers) {
   RowBatch batch;
   batch.reserve(64);
