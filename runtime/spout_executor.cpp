@@ -263,18 +263,28 @@ class SpoutExecutor final : public TaskExecutor,
         decision != SpoutPending::Decision::kFailed) {
       return;
     }
-    // Straight into its place in decided_: a message id is a variant, and each move of one
-    // costs a visit (the spout's thread is the bottleneck of an acked run).
-    Decided& d = decided_.emplace_back();
-    if (!pending_.TakeInto(root, d.entry)) {
-      decided_.pop_back();
-      return;
-    }
-    d.acked = decision == SpoutPending::Decision::kCompleted;
-    if (d.acked) {
+    if (!pending_.TakeInto(root, taken_)) return;
+    const bool acked = decision == SpoutPending::Decision::kCompleted;
+    if (acked) {
       const auto us =
-          std::chrono::duration_cast<std::chrono::microseconds>(received_at_ - d.entry.emitted);
+          std::chrono::duration_cast<std::chrono::microseconds>(received_at_ - taken_.emitted);
       metrics_.complete_latency.Record(static_cast<uint64_t>(std::max<int64_t>(0, us.count())));
+    }
+    Park(taken_, acked);
+  }
+
+  // Queues a decided tree's message id for Settle. An integer id (the usual kind) is queued as
+  // it is; another moves to boxed_decided_. A queued id is then a plain record: no variant is
+  // built, moved or destroyed per tree until the spout is handed its id (the spout's thread is
+  // the bottleneck of an acked run).
+  void Park(SpoutPending::Entry& entry, bool acked) {
+    Decided& d = decided_.emplace_back();
+    d.int_id = entry.int_id;
+    d.acked = acked;
+    d.boxed = 0;
+    if (entry.boxed) {
+      boxed_decided_.push_back(std::move(entry.boxed_id));
+      d.boxed = static_cast<uint32_t>(boxed_decided_.size());
     }
   }
 
@@ -287,7 +297,7 @@ class SpoutExecutor final : public TaskExecutor,
     pending_.Rotate(expired_);
     for (SpoutPending::Entry& e : expired_) {
       TaskMetrics::Bump(metrics_.timed_out);
-      decided_.emplace_back().entry.MoveFrom(e);
+      Park(e, false);
     }
     expired_.clear();
     TaskMetrics::Store(metrics_.pending, pending_.size());
@@ -309,14 +319,18 @@ class SpoutExecutor final : public TaskExecutor,
     while (!decided_.empty()) {
       // Giving up emits on the failed stream, which may wait and decide more meanwhile.
       settling_.swap(decided_);
-      for (Decided& d : settling_) {
+      boxed_settling_.swap(boxed_decided_);
+      for (const Decided& d : settling_) {
+        topology::Value id =
+            d.boxed == 0 ? topology::Value(d.int_id) : std::move(boxed_settling_[d.boxed - 1]);
         if (d.acked) {
-          Acked(d.entry.TakeId());
+          Acked(id);
         } else {
-          Failed(d.entry.TakeId());
+          Failed(std::move(id));
         }
       }
       settling_.clear();
+      boxed_settling_.clear();
     }
   }
 
@@ -540,11 +554,15 @@ class SpoutExecutor final : public TaskExecutor,
   uint64_t given_up_ = 0;
   std::vector<SpoutPending::Entry> expired_;
   // Trees completed, failed or timed out whose spout has not been told yet (Settle).
+  // A tree decided and not yet settled: its id is int_id, or boxed_decided_[boxed - 1].
   struct Decided {
-    SpoutPending::Entry entry;
-    bool acked = false;
+    int64_t int_id;
+    uint32_t boxed;
+    bool acked;
   };
   std::vector<Decided> decided_, settling_;
+  std::vector<topology::Value> boxed_decided_, boxed_settling_;
+  SpoutPending::Entry taken_;  // Decide's scratch entry
   std::vector<Envelope> envelopes_;
   transport::Frame decoded_;
   // The tree being emitted: its root, its anchor for the copy being sent, the XOR of its edges.

@@ -249,6 +249,75 @@ TEST_P(TrackedBy, FailedTuplesAreReplayedUntilTheyAreProcessed) {
   EXPECT_EQ(Ids(*recorder), Range(kCount));
 }
 
+// Emits ids 0..count-1 with string message ids ("m<id>"), replays what fails, and records
+// the ids it is handed back: acked, and failed.
+class StringIdSpout : public topology::Spout {
+ public:
+  struct Seen {
+    std::mutex mu;
+    std::multiset<std::string> acked, failed;
+  };
+  StringIdSpout(int64_t count, std::shared_ptr<Seen> seen)
+      : count_(count), seen_(std::move(seen)) {}
+  void Open(const TopologyContext&, topology::SpoutOutputCollector& out) override { out_ = &out; }
+  topology::NextResult NextTuple() override {
+    int64_t id = next_;
+    if (!replay_.empty()) {
+      id = replay_.back();
+      replay_.pop_back();
+    } else if (next_ == count_) {
+      return topology::NextResult::kExhausted;
+    } else {
+      ++next_;
+    }
+    out_->Emit(Values{id, int64_t{0}, int64_t{0}, std::string("p")},
+               Value("m" + std::to_string(id)));
+    return topology::NextResult::kEmitted;
+  }
+  void Ack(const Value& id) override {
+    const std::lock_guard lock(seen_->mu);
+    seen_->acked.insert(id.AsString());
+  }
+  void Fail(const Value& id) override {
+    {
+      const std::lock_guard lock(seen_->mu);
+      seen_->failed.insert(id.AsString());
+    }
+    replay_.push_back(std::stoll(id.AsString().substr(1)));
+  }
+  void DeclareOutputFields(topology::OutputFieldsDeclarer& d) const override {
+    d.Declare(kGenFields);
+  }
+
+ private:
+  int64_t count_;
+  int64_t next_ = 0;
+  std::vector<int64_t> replay_;
+  std::shared_ptr<Seen> seen_;
+  topology::SpoutOutputCollector* out_ = nullptr;
+};
+
+TEST_P(TrackedBy, StringMessageIdsComeBackToTheSpoutOnAckAndFail) {
+  constexpr int64_t kCount = 2000;
+  auto seen = std::make_shared<StringIdSpout::Seen>();
+  auto recorder = std::make_shared<testing::Recorder>();
+  topology::TopologyBuilder b;
+  b.SetSpout("gen", [seen] { return std::make_unique<StringIdSpout>(int64_t{kCount}, seen); });
+  b.SetBolt("picky", Picky([](int64_t id) { return id % 7 == 0; })).ShuffleGrouping("gen");
+  b.SetBolt("sink", Sink(recorder)).ShuffleGrouping("picky");
+  const RunSummary s = Run(b.Build());
+  ASSERT_TRUE(s.completed) << s.error;
+  std::multiset<std::string> all, refused;
+  for (int64_t i = 0; i < kCount; ++i) {
+    all.insert("m" + std::to_string(i));
+    if (i % 7 == 0) refused.insert("m" + std::to_string(i));
+  }
+  EXPECT_EQ(seen->acked, all);  // each id once, as the spout gave it
+  EXPECT_EQ(seen->failed, refused);
+  EXPECT_EQ(Ids(*recorder), Range(kCount));
+  EXPECT_EQ(recorder->records().size(), static_cast<std::size_t>(kCount));
+}
+
 TEST_P(TrackedBy, TuplesNobodyAcksTimeOutAndAreReplayed) {
   constexpr int kCount = 300;
   auto recorder = std::make_shared<testing::Recorder>();
