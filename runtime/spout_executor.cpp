@@ -553,8 +553,8 @@ class SpoutExecutor final : public TaskExecutor,
   std::unordered_map<topology::Value, topology::Values, ValueHasher> kept_;  // failed_stream only
   uint64_t given_up_ = 0;
   std::vector<SpoutPending::Entry> expired_;
-  // Trees completed, failed or timed out whose spout has not been told yet (Settle).
-  // A tree decided and not yet settled: its id is int_id, or boxed_decided_[boxed - 1].
+  // Trees completed, failed or timed out whose spout has not been told yet (Settle): each id
+  // is int_id, or boxed_decided_[boxed - 1] (boxed_settling_ once Settle has swapped them).
   struct Decided {
     int64_t int_id;
     uint32_t boxed;
