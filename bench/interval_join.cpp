@@ -217,9 +217,13 @@ PassResult BareJoin(const Rows& left, const Rows& right, int64_t bound, int64_t 
 }
 
 // Builds the row IntervalJoinBolt would select for each pair (left.id, right.id, read from the
-// added tuple or the held packed row as the bolt reads them), and only counts it.
+// added tuple or the held packed row as the bolt reads them), and only counts it. Like the bolt,
+// it reads only the fields it selects (`id`), so only those are held.
 class CountingSink final : public bolts::IntervalJoinRowSink {
  public:
+  std::vector<uint8_t> FieldsRead(const topology::StreamSchema&) const override {
+    return {1, 0, 0, 0};
+  }
   void JoinedRows(const bolts::IntervalJoinRow& left, const bolts::IntervalJoinRow& right,
                   int64_t) override {
     topology::Values out;

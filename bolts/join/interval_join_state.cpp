@@ -323,6 +323,8 @@ struct IntervalJoinState::Impl {
   // Per side: the rows, their origins, the cleanup queue.
   RowArena arena[2] = {RowArena(kFirstChunkBytes), RowArena(kFirstChunkBytes)};
   std::vector<JoinRowOrigin> origins[2];
+  // By origin: the fields held (IntervalJoinRowSink::FieldsRead), empty when all are.
+  std::vector<std::vector<uint8_t>> reads[2];
   uint32_t last_origin[2] = {0, 0};
   CleanupQueue queue[2];
 
@@ -370,7 +372,12 @@ struct IntervalJoinState::Impl {
     auto same = [&](const JoinRowOrigin& o) { return o.schema == schema && o.task == task; };
     const auto at = static_cast<std::size_t>(std::find_if(table_of.begin(), table_of.end(), same) -
                                              table_of.begin());
-    if (at == table_of.size()) table_of.push_back({schema, task});
+    if (at == table_of.size()) {
+      table_of.push_back({schema, task});
+      std::vector<uint8_t> read = sink.FieldsRead(*schema);
+      if (std::find(read.begin(), read.end(), 0) == read.end()) read.clear();
+      reads[side].push_back(std::move(read));
+    }
     last_origin[side] = static_cast<uint32_t>(at);
     return last_origin[side];
   }
@@ -379,8 +386,17 @@ struct IntervalJoinState::Impl {
   HeldRow Pack(int side, const Tuple& t) { return Pack(side, t, t.GetSourceTask()); }
   template <class Source>
   HeldRow Pack(int side, const Source& source, int task) {
-    return PackInto(arena[side], source, OriginOf(side, source.schema(), task), nullptr);
+    const uint32_t origin = OriginOf(side, source.schema(), task);
+    const std::vector<uint8_t>& read = reads[side][origin];
+    // A tracked row is whole: it is acked as itself. A mask that does not fit the row (a tuple of
+    // another size than its stream's) is not used either.
+    const bool project = !read.empty() && read.size() == source.size() && !Tracked(source);
+    return PackInto(arena[side], source, origin, project ? read.data() : nullptr);
   }
+  static bool Tracked(const Tuple& t) noexcept {
+    return !topology::TupleAccess::Ack(t).anchors.empty();
+  }
+  static bool Tracked(const topology::RowRef& r) noexcept { return !r.anchors().empty(); }
 
   // The tuple joins as itself and is packed afterwards, with the ack value its pairs gave it.
   void Add(int side, const KeyRef& key, uint64_t hash, int64_t ts, const Tuple& t) {

@@ -42,6 +42,13 @@ class IntervalJoinRowSink {
     (void)right;
     return true;
   }
+  // The fields of `stream` the receiver reads from a row, one flag per field, or empty: all.
+  // The state holds only those of an untracked row (the others as null); a tracked row is held
+  // whole, as it is acked as itself. Asked once per stream and sending task.
+  virtual std::vector<uint8_t> FieldsRead(const topology::StreamSchema& stream) const {
+    (void)stream;
+    return {};
+  }
 
  protected:
   void SetFiltersPairs(bool filters) noexcept { filters_pairs_ = filters; }
@@ -104,7 +111,8 @@ struct IntervalJoinOptions {
 // a pair filter (IntervalJoinRowSink::PairsRows) and left-once matching are the caller's (the
 // symmetric join's append mode); the rest is the same.
 //
-// Memory: a held element is its row packed (packed_row.h: origin, ack anchors, fields) in its
+// Memory: a held element is its row packed (packed_row.h: origin, ack anchors, the fields the
+// sink reads) in its
 // side's RowArena, a 16-byte entry (timestamp, row, arrival number, matched) in its key's
 // timestamp-ordered buffer of that side (the first entry inline in the key's slot, more in a
 // ring), and 4 bytes in its side's cleanup queue; a key holding elements, its 48-byte slot and its

@@ -16,6 +16,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -394,6 +395,46 @@ TEST(IntervalJoinStateTest, ARowsIntegerKeyIsTheSameKeyAsThatIntegerInATuple) {
   EXPECT_EQ(state.keys(), 4u);  // 7, -7, "7", 8
   state.Drain();
   EXPECT_EQ(out.left.size(), 6u);
+}
+
+// A sink that reads only `tag`: what it gets of the rows that leave.
+struct TagReader : IntervalJoinSink {
+  std::vector<std::string> left;  // per row that leaves: key / ts / tag, "null" where absent
+  void Joined(const Tuple&, const Tuple&, int64_t) override {}
+  void Left(JoinSide, Tuple& t, int64_t, bool) override {
+    std::string row;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (i > 0) row += "/";
+      const Value& v = t.GetValue(i);
+      row += v.IsNull() ? "null" : v.IsString() ? v.AsString() : std::to_string(v.AsInt());
+    }
+    left.push_back(row);
+  }
+  std::vector<uint8_t> FieldsRead(const topology::StreamSchema&) const override {
+    return {0, 0, 1};
+  }
+};
+
+TEST(IntervalJoinStateTest, AnUntrackedRowIsHeldWithOnlyTheFieldsTheSinkReads) {
+  TagReader out;
+  IntervalJoinState state(IntervalBounds{-5, 5}, out);
+  topology::StreamSchema schema;
+  schema.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
+  topology::RowBatch rows;
+  const topology::AckMeta::Anchor anchor{11, 12};
+  rows.Append(&schema, {Value(int64_t{7}), Value(int64_t{10}), Value("untracked row")}, {});
+  rows.Append(&schema, {Value(int64_t{7}), Value(int64_t{11}), Value("tracked row")},
+              std::span(&anchor, 1));
+  state.Add(JoinSide::kLeft, IntKey{7}, 10, rows[0], 1);
+  state.Add(JoinSide::kLeft, IntKey{7}, 11, rows[1], 1);
+  const Value key(int64_t{7});
+  const KeyRef ref = {&key};
+  state.Add(JoinSide::kRight, ref, HashKey(ref), 12,
+            Tuple(&schema, 2, {key, Value(int64_t{12}), Value("untracked tuple")}));
+  state.Drain();
+  // Tracked, the row stays whole: it is acked as itself.
+  EXPECT_EQ(out.left, (std::vector<std::string>{"null/null/untracked row", "7/11/tracked row",
+                                                "null/null/untracked tuple"}));
 }
 
 TEST(IntervalJoinStateTest, CleanupTimesFollowFlink) {
