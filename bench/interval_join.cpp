@@ -24,7 +24,8 @@
 //             IntervalJoinBolt (source selector, key `key`, ts `ts`, Between(-B, B), select
 //             "left:id, right:id", lag as the bare join, watermark interval 0 (after every
 //             tuple) and 1000 ms (the default users get)) -> NullBolt; global groupings; acking
-//             off unless --acking, as bench/join.cpp. One more untimed run per shape samples the
+//             off unless --acking, as bench/join.cpp. --chaining sets topology.chaining: the
+//             sink then runs on the join's thread. One more untimed run per shape samples the
 //             process heap (same mallinfo2 sum, every 2 ms, from another thread) for its peak.
 //
 // Lag: --lag-ms, default 50 = the largest move back. Then no row is late, whatever the spouts'
@@ -289,6 +290,7 @@ struct Shape {
   int64_t lag = 0;
   int64_t interval = 0;  // watermark_interval_ms
   bool acking = false;
+  bool chaining = false;  // topology.chaining: the sink on the join's thread
 };
 
 struct TempestResult {
@@ -305,6 +307,7 @@ TempestResult RunTempest(const std::shared_ptr<const Rows>& left,
   const uint64_t n = left->size();
   topology::TopologyBuilder b("bench-interval-join");
   if (!shape.acking) b.Config().acker_executors = 0;
+  b.Config().chaining = shape.chaining;
   b.SetSpout("left", [left] { return std::make_unique<VectorSpout>(left); });
   b.SetSpout("right", [right] { return std::make_unique<VectorSpout>(right); });
   bolts::IntervalJoinBoltBuilder join(bolts::JoinSelector::kSource, {"left", {"key"}, "ts"},
@@ -366,7 +369,8 @@ TempestResult RunTempest(const std::shared_ptr<const Rows>& left,
 }
 
 std::string ShapeName(const Shape& s) {
-  return fmt::format("±{} ms, wm {} ms{}", s.bound, s.interval, s.acking ? ", acking" : "");
+  return fmt::format("±{} ms, wm {} ms{}{}", s.bound, s.interval, s.acking ? ", acking" : "",
+                     s.chaining ? ", chained" : "");
 }
 
 // The throughput table's header.
@@ -398,6 +402,8 @@ int main(int argc, char** argv) {
   app.add_option("--lag-ms", lag, "Watermark lag of both joins (>= 50: no row is late)");
   app.add_option("--watermark-intervals", intervals, "IntervalJoinBolt watermark_interval_ms");
   app.add_flag("--acking", acking, "Also run every shape with acking on (default config)");
+  bool chaining = false;
+  app.add_flag("--chaining", chaining, "topology.chaining: the sink runs on the join's thread");
   bool state_only = false, ceilings_only = false, tempest_only = false, memory_only = false;
   app.add_flag("--tempest-only", tempest_only, "Only the IntervalJoinBolt runs (for profiling)");
   app.add_flag("--state-only", state_only, "Only the IntervalJoinState pass (for profiling)");
@@ -421,8 +427,8 @@ int main(int argc, char** argv) {
     for (const int64_t bound : bounds) {
       const PassResult bare = BareJoin(*left, *right, bound, lag);
       for (int round = 0; round < repeats; ++round) {
-        const TempestResult r =
-            RunTempest(left, right, {bound, lag, intervals.front(), acking}, bare.rows, false);
+        const TempestResult r = RunTempest(
+            left, right, {bound, lag, intervals.front(), acking, chaining}, bare.rows, false);
         fmt::print("tempest ±{} ms: {:.2f} M in/s{}\n", bound,
                    2.0 * static_cast<double>(n) / r.seconds / 1e6, r.ok ? "" : " (not verified)");
       }
@@ -448,8 +454,8 @@ int main(int argc, char** argv) {
     }
     std::vector<Shape> shapes;
     for (const int64_t interval : intervals) {
-      shapes.push_back({bound, lag, interval, false});
-      if (acking) shapes.push_back({bound, lag, interval, true});
+      shapes.push_back({bound, lag, interval, false, chaining});
+      if (acking) shapes.push_back({bound, lag, interval, true, chaining});
     }
     std::vector<double> bare, state;
     std::vector<std::vector<double>> temp(shapes.size());
