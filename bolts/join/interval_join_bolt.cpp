@@ -377,14 +377,7 @@ class IntervalJoinBolt::Impl final : private IntervalJoinRowSink {
   // An untracked held row keeps only the fields `select` takes from its side: output rows,
   // padded or not, read nothing else of it (its key and time are held beside it).
   std::vector<uint8_t> FieldsRead(const topology::StreamSchema& stream) const override {
-    const InputPlan* p = plan_.Find(topology::GlobalStreamId{stream.component, stream.stream});
-    if (p == nullptr || !stream.fields) return {};
-    std::vector<uint8_t> read(stream.fields->size(), 0);
-    for (int i : p->select_index) {
-      if (i >= 0 && static_cast<std::size_t>(i) < read.size())
-        read[static_cast<std::size_t>(i)] = 1;
-    }
-    return read;
+    return bolts::FieldsRead(plan_, stream, false);
   }
 
   // The state's results.

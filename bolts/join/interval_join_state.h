@@ -112,12 +112,11 @@ struct IntervalJoinOptions {
 // symmetric join's append mode); the rest is the same.
 //
 // Memory: a held element is its row packed (packed_row.h: origin, ack anchors, the fields the
-// sink reads) in its
-// side's RowArena, a 16-byte entry (timestamp, row, arrival number, matched) in its key's
-// timestamp-ordered buffer of that side (the first entry inline in the key's slot, more in a
-// ring), and 4 bytes in its side's cleanup queue; a key holding elements, its 48-byte slot and its
-// packed values (16 bytes, more for a long key). A probe searches the entries and reads only the
-// rows that pair. Single-threaded.
+// sink reads) in its side's RowArena, a 16-byte entry (timestamp, row, arrival number, matched)
+// in its key's timestamp-ordered buffer of that side (the first entry inline in the key's slot,
+// more in a ring), and 4 bytes in its side's cleanup queue; a key holding elements, its 48-byte
+// slot and its packed values (16 bytes, more for a long key). A probe searches the entries and
+// reads only the rows that pair. Single-threaded.
 class IntervalJoinState {
  public:
   IntervalJoinState(IntervalBounds bounds, IntervalJoinRowSink& sink);

@@ -44,17 +44,7 @@ void JoinBolt::Prepare(const topology::TopologyContext& context, PackedWindowCol
 
 std::vector<uint8_t> JoinBolt::FieldsRead(const topology::StreamSchema& stream) const {
   if (!accumulator_) return {};  // not prepared
-  const InputPlan* p =
-      accumulator_->plan().Find(topology::GlobalStreamId{stream.component, stream.stream});
-  if (p == nullptr || !stream.fields) return {};
-  std::vector<uint8_t> read(stream.fields->size(), 0);
-  for (const std::vector<int>* indexes : {&p->key_index, &p->select_index}) {
-    for (int i : *indexes) {
-      if (i >= 0 && static_cast<std::size_t>(i) < read.size())
-        read[static_cast<std::size_t>(i)] = 1;
-    }
-  }
-  return read;
+  return bolts::FieldsRead(accumulator_->plan(), stream, true);
 }
 
 void JoinBolt::Execute(const PackedWindow& window) {

@@ -126,4 +126,20 @@ JoinPlan PlanJoin(const JoinBoltConfig& config,
   return plan;
 }
 
+std::vector<uint8_t> FieldsRead(const JoinPlan& plan, const topology::StreamSchema& stream,
+                                bool keys) {
+  const InputPlan* p = plan.Find(topology::GlobalStreamId{stream.component, stream.stream});
+  if (p == nullptr || !stream.fields) return {};
+  std::vector<uint8_t> read(stream.fields->size(), 0);
+  const auto mark = [&read](const std::vector<int>& indexes) {
+    for (int i : indexes) {
+      if (i >= 0 && static_cast<std::size_t>(i) < read.size())
+        read[static_cast<std::size_t>(i)] = 1;
+    }
+  };
+  mark(p->select_index);
+  if (keys) mark(p->key_index);
+  return read;
+}
+
 }  // namespace tempest::bolts

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,5 +56,10 @@ JoinPlan PlanJoin(const JoinBoltConfig& config,
 JoinPlan PlanJoin(const JoinBoltConfig& config,
                   const std::vector<std::pair<topology::GlobalStreamId, topology::Fields>>& inputs,
                   const std::vector<FieldSelector>& select);
+
+// The fields of `stream` a join reads, one flag per field: those `select` takes from it, and
+// with `keys` its key fields too. Empty when the join does not name the stream.
+std::vector<uint8_t> FieldsRead(const JoinPlan& plan, const topology::StreamSchema& stream,
+                                bool keys);
 
 }  // namespace tempest::bolts
