@@ -31,6 +31,13 @@ using topology::Tuple;
 using topology::Value;
 using Pair = std::pair<int64_t, int64_t>;  // (left ts, right ts)
 
+// The stream of every element here: [key, ts, tag].
+topology::StreamSchema KeyTsTag() {
+  topology::StreamSchema schema;
+  schema.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
+  return schema;
+}
+
 // What the state reported.
 struct Recorder : IntervalJoinSink {
   std::vector<Pair> pairs;
@@ -61,9 +68,7 @@ class Harness {
       : state_(
             std::make_unique<IntervalJoinState>(IntervalBounds{lower_inclusive ? lower : lower + 1,
                                                                upper_inclusive ? upper : upper - 1},
-                                                out)) {
-    schema_.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
-  }
+                                                out)) {}
 
   Harness& Element1(int64_t ts, std::string key = "key") { return Add(JoinSide::kLeft, ts, key); }
   Harness& Element2(int64_t ts, std::string key = "key") { return Add(JoinSide::kRight, ts, key); }
@@ -117,7 +122,7 @@ class Harness {
     return *this;
   }
 
-  topology::StreamSchema schema_;
+  const topology::StreamSchema schema_ = KeyTsTag();
   std::unique_ptr<IntervalJoinState> state_;
   std::optional<int64_t> wm_[2];
 };
@@ -374,8 +379,7 @@ TEST(IntervalJoinStateTest, ManyKeysComeAndGoWithoutLosingAny) {
 TEST(IntervalJoinStateTest, ARowsIntegerKeyIsTheSameKeyAsThatIntegerInATuple) {
   Recorder out;
   IntervalJoinState state(IntervalBounds{-5, 5}, out);
-  topology::StreamSchema schema;
-  schema.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
+  const topology::StreamSchema schema = KeyTsTag();
   topology::RowBatch rows;
   rows.Append(&schema, {Value(int64_t{7}), Value(int64_t{10}), Value("lhs10")});
   rows.Append(&schema, {Value(int64_t{-7}), Value(int64_t{11}), Value("lhs11")});
@@ -418,8 +422,7 @@ struct TagReader : IntervalJoinSink {
 TEST(IntervalJoinStateTest, AnUntrackedRowIsHeldWithOnlyTheFieldsTheSinkReads) {
   TagReader out;
   IntervalJoinState state(IntervalBounds{-5, 5}, out);
-  topology::StreamSchema schema;
-  schema.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
+  const topology::StreamSchema schema = KeyTsTag();
   topology::RowBatch rows;
   const topology::AckMeta::Anchor anchor{11, 12};
   rows.Append(&schema, {Value(int64_t{7}), Value(int64_t{10}), Value("untracked row")}, {});
@@ -455,9 +458,7 @@ TEST(IntervalJoinStateTest, CleanupTimesFollowFlink) {
 class OptionsHarness {
  public:
   explicit OptionsHarness(const IntervalJoinOptions& options)
-      : state_(std::make_unique<IntervalJoinState>(out, options)) {
-    schema_.fields = std::make_shared<const topology::Fields>(topology::Fields{"key", "ts", "tag"});
-  }
+      : state_(std::make_unique<IntervalJoinState>(out, options)) {}
   void Add(JoinSide side, int64_t ts, const std::string& key, const std::string& tag) {
     Tuple t(&schema_, 1, topology::Values{Value(key), Value(ts), Value(tag)});
     const Value k(key);
@@ -474,7 +475,7 @@ class OptionsHarness {
   Recorder out;
 
  private:
-  topology::StreamSchema schema_;
+  const topology::StreamSchema schema_ = KeyTsTag();
   std::unique_ptr<IntervalJoinState> state_;
 };
 
