@@ -395,7 +395,6 @@ class BoltExecutor final : public TaskExecutor,
   // anchor's ack value and into the copy's entry for each of the anchor's roots.
   // Many anchors (a window's tuples) are merged by sorting rather than by a quadratic search.
   Outbox::AnchorList AnchorsFor(int) override {
-    out_anchors_.clear();
     // The usual emit: anchored to the one input being executed, of one tree.
     if (anchors_.size() == 1 && anchors_[0] != nullptr) {
       const topology::AckMeta& meta = topology::TupleAccess::Ack(*anchors_[0]);
@@ -406,6 +405,11 @@ class BoltExecutor final : public TaskExecutor,
         return Outbox::AnchorList(&one_anchor_, 1);
       }
     }
+    return MergedAnchors();
+  }
+  // Out of line, so that the usual emit's path above saves no registers.
+  [[gnu::noinline]] Outbox::AnchorList MergedAnchors() {
+    out_anchors_.clear();
     const bool many = anchors_.size() > 8;
     for (const topology::Tuple* a : anchors_) {
       if (a == nullptr) continue;
@@ -469,7 +473,12 @@ class BoltExecutor final : public TaskExecutor,
       TaskMetrics::Bump(metrics_.acked, rows.size());
       return;
     }
-    for (std::size_t i = 0; i < rows.size(); ++i) AckAnchors(rows[i].anchors(), 0);
+    TaskMetrics::Bump(metrics_.acked, rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      for (const topology::AckMeta::Anchor& a : rows[i].anchors()) {
+        SendToAcker(AckMessage::Type::kAck, a.root, a.edge);
+      }
+    }
   }
   void AckUntracked(std::size_t n) override { TaskMetrics::Bump(metrics_.acked, n); }
   void FailRow(const topology::RowRef& row) override { FailAnchors(row.anchors()); }
@@ -508,6 +517,11 @@ class BoltExecutor final : public TaskExecutor,
   // What acking / failing an input (a tuple or a row) with these anchors sends.
   void AckAnchors(std::span<const topology::AckMeta::Anchor> anchors, uint64_t ack_val) {
     TaskMetrics::Bump(metrics_.acked);
+    if (anchors.size() == 1) {
+      // The usual input, of one tree: no loop.
+      SendToAcker(AckMessage::Type::kAck, anchors[0].root, ack_val ^ anchors[0].edge);
+      return;
+    }
     for (const topology::AckMeta::Anchor& a : anchors) {
       SendToAcker(AckMessage::Type::kAck, a.root, ack_val ^ a.edge);
     }
@@ -523,7 +537,7 @@ class BoltExecutor final : public TaskExecutor,
       SendToAcker(AckMessage::Type::kReset, a.root, 0);
     }
   }
-  void SendToAcker(AckMessage::Type type, uint64_t root, uint64_t value) {
+  [[gnu::always_inline]] void SendToAcker(AckMessage::Type type, uint64_t root, uint64_t value) {
     if (tracking_) emitter_.outbox().SendAck(TrackerOf(root), type, root, value);
   }
   // The spout task of the root's lane when it tracks its own trees, else the root's acker. The

@@ -139,7 +139,11 @@ void RowRef::Load(int source_task, Tuple& out) const {
   LoadValues(TupleAccess::MutableValues(out));
   AckMeta& ack = TupleAccess::MutableAck(out);
   const std::span<const AckMeta::Anchor> anchors = this->anchors();
-  ack.anchors.assign(anchors.begin(), anchors.end());
+  if (anchors.size() == 1 && ack.anchors.size() == 1) {
+    ack.anchors[0] = anchors[0];  // the usual row, into the tuple of the row before: no assign
+  } else {
+    ack.anchors.assign(anchors.begin(), anchors.end());
+  }
   ack.ack_val = 0;
 }
 

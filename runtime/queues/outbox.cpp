@@ -172,6 +172,11 @@ void Outbox::HandAcks(int ack_slot) {
   if (!sent && wait) open_ = false;
 }
 
+void Outbox::StartBatch(int slot) {
+  dirty_.push_back(slot);
+  slots_[slot].pending.reserve(first_reserve_);
+}
+
 void Outbox::Flush() {
   for (int slot : dirty_) {
     const Slot& s = slots_[slot];

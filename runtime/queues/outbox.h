@@ -122,7 +122,8 @@ class Outbox {
   // associative), and the tuples of one tree (a sentence's words) tend to be acked one after
   // another. Takes the message's fields rather than a message: a message just built by the caller
   // and copied whole would make the copy wait for the caller's stores (a failed store forward).
-  void SendAck(int task, transport::AckMessage::Type type, uint64_t root, uint64_t value) {
+  [[gnu::always_inline]] void SendAck(int task, transport::AckMessage::Type type, uint64_t root,
+                                      uint64_t value) {
     // Consecutive acks mostly go to one task (an acker, or the spout task of a batch's trees):
     // its slot is remembered rather than looked up per message.
     if (task != last_ack_task_) {
@@ -175,20 +176,25 @@ class Outbox {
     bool deferred = false;
   };
 
-  int SlotOf(int task) const noexcept {
-    const int slot = slot_of_.Of(task);
-    assert(slot >= 0);
-    return slot;
+  // Consecutive tuples mostly go to one task (a bolt's only subscriber, a run of rows to one
+  // task): its slot is remembered rather than looked up per tuple.
+  int SlotOf(int task) noexcept {
+    if (task != last_task_) {
+      last_slot_ = slot_of_.Of(task);
+      last_task_ = task;
+    }
+    assert(last_slot_ >= 0);
+    return last_slot_;
   }
-  // A local task's pending batch, registered for the next Flush when it was empty.
+  // A local task's pending batch, registered for the next Flush when it was empty. The opening
+  // is out of line: the per-tuple path then keeps no registers to save.
   topology::RowBatch& OpenBatch(int slot) {
     topology::RowBatch& batch = slots_[slot].pending;
-    if (batch.empty()) {
-      dirty_.push_back(slot);
-      batch.reserve(first_reserve_);
-    }
+    if (batch.empty()) [[unlikely]]
+      StartBatch(slot);
     return batch;
   }
+  void StartBatch(int slot);
   void HandIfFull(int slot) {
     if (slots_[slot].pending.size() >= batch_size_) Hand(slot);
   }
@@ -217,6 +223,8 @@ class Outbox {
   };
   TaskSlots ack_slot_of_;  // ack destinations
   std::vector<AckSlot> acks_;
+  int last_task_ = -1;  // SlotOf's last task, and its slot
+  int last_slot_ = -1;
   int last_ack_task_ = -1;  // SendAck's last destination, and its slot
   int last_ack_slot_ = -1;
   std::size_t batch_size_;
