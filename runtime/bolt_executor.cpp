@@ -50,6 +50,9 @@ class BoltExecutor final : public TaskExecutor,
   }
 
  private:
+  // Emitter::Emit calls AnchorsFor on this final class directly (not through AnchorSource).
+  friend class runtime::Emitter;
+
   void Start() override {
     bolt_ = setup_.spec->Find(context_.GetThisComponentId())->bolt_factory();
     if (!bolt_) throw std::runtime_error("the bolt factory returned null");

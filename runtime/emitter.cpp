@@ -41,9 +41,8 @@ void Emitter::ThrowNotDirect(const topology::StreamSchema& schema) {
                   schema.stream, schema.component));
 }
 
-std::size_t Emitter::Emit(std::string_view stream, int direct_task, topology::Values&& values,
-                          AnchorSource* anchors) {
-  const int s = ResolveStream(stream);
+std::size_t Emitter::EmitRouted(int s, int direct_task, topology::Values&& values,
+                                AnchorSource* anchors) {
   const topology::StreamSchema& schema = router_.Schema(s);
   CheckSize(schema, values.size());
   if (debug_) LogEmit(schema, direct_task, values);

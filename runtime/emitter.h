@@ -30,8 +30,23 @@ class Emitter {
 
   // direct_task < 0: a regular emit, routed by the stream's groupings. With `anchors`, every copy
   // carries what anchors->AnchorsFor(its task) gives. Returns how many tasks it was sent to.
+  // Inline for the usual emit, to a stream one task subscribes to: with a final Source (an
+  // executor's own), AnchorsFor is then called directly, or inlined.
+  template <class Source = AnchorSource>
   std::size_t Emit(std::string_view stream, int direct_task, topology::Values&& values,
-                   AnchorSource* anchors = nullptr);
+                   Source* anchors = nullptr) {
+    const int s = ResolveStream(stream);
+    const topology::StreamSchema& schema = router_.Schema(s);
+    const int only = router_.OnlyTask(s);
+    if (direct_task < 0 && only >= 0 && !schema.direct && !debug_) [[likely]] {
+      CheckSize(schema, values.size());
+      outbox_.Send(only, &schema, std::move(values),
+                   anchors != nullptr ? anchors->AnchorsFor(only) : Outbox::AnchorList());
+      TaskMetrics::Bump(metrics_.emitted);
+      return 1;
+    }
+    return EmitRouted(s, direct_task, std::move(values), anchors);
+  }
 
   // Unanchored rows on one stream (OutputCollector::EmitRows): the stream is resolved and checked
   // once; where its groupings do not read values, each row is routed first and built in the
@@ -68,6 +83,9 @@ class Emitter {
   }
   [[noreturn]] static void ThrowWrongSize(const topology::StreamSchema& schema, std::size_t size);
   [[noreturn]] static void ThrowNotDirect(const topology::StreamSchema& schema);
+  // Emit's other cases: a direct emit, a debug log, several subscribers or a grouping.
+  std::size_t EmitRouted(int stream, int direct_task, topology::Values&& values,
+                         AnchorSource* anchors);
   // Sends to targets_ (already routed): copies to all but the last, which takes the values.
   std::size_t SendToTargets(const topology::StreamSchema& schema, topology::Values&& values,
                             AnchorSource* anchors);

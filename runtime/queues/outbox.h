@@ -54,8 +54,8 @@ class Outbox {
   using AnchorList = std::span<const topology::AckMeta::Anchor>;
 
   // `task` is one of the tuple destinations.
-  void Send(int task, const topology::StreamSchema* schema, topology::Values&& values,
-            AnchorList anchors = {}) {
+  [[gnu::always_inline]] void Send(int task, const topology::StreamSchema* schema,
+                                   topology::Values&& values, AnchorList anchors = {}) {
     const int slot = SlotOf(task);
     if (queues_[task] == nullptr) {
       SendRemote(slot, schema, values, anchors);
