@@ -10,7 +10,7 @@ void RowBatch::CopyLongText(CellTag tag, std::string_view text) {
   if (offset + text.size() > std::numeric_limits<uint32_t>::max()) {
     throw std::length_error("a batch's strings passed 4 GiB");
   }
-  arena_.insert(arena_.end(), text.begin(), text.end());
+  arena_.Append(text.data(), text.data() + text.size());
   const auto at = static_cast<uint32_t>(offset);
   const auto size = static_cast<uint32_t>(text.size());
   Cell& c = NewCell(tag);
@@ -59,7 +59,7 @@ void RowBatch::AppendRows(const StreamSchema* schema, const RowBatch& from, std:
   const uint32_t first = from.rows_[begin].first_cell;
   const uint32_t last = from.rows_[end - 1].first_cell + from.rows_[end - 1].cells;
   const auto shift = static_cast<uint32_t>(cells_.size()) - first;
-  cells_.insert(cells_.end(), from.cells_.begin() + first, from.cells_.begin() + last);
+  cells_.Append(from.cells_.begin() + first, from.cells_.begin() + last);
   const auto no_anchors = static_cast<uint32_t>(anchors_.size());
   for (std::size_t i = begin; i < end; ++i) {
     const Row& r = from.rows_[i];

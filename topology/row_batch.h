@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/pod_vector.h"
 #include "topology/tuple.h"
 
 namespace tempest::topology {
@@ -202,7 +203,7 @@ class RowBatch {
                          : cells_.size() - rows_.back().first_cell - rows_.back().cells;
   }
   // Takes back the cells of a row being built (found wrong, or its builder threw).
-  void DropOpenCells() { cells_.resize(cells_.size() - OpenCells()); }
+  void DropOpenCells() { cells_.Truncate(cells_.size() - OpenCells()); }
   void EndRow(const StreamSchema* schema, std::size_t fields, std::size_t anchors) {
     rows_.push_back(
         Row{schema, static_cast<uint32_t>(cells_.size() - fields), static_cast<uint32_t>(fields),
@@ -257,10 +258,10 @@ class RowBatch {
     EndRow(schema, cells, anchors.size());
   }
 
-  std::vector<Row> rows_;
-  std::vector<Cell> cells_;
-  std::vector<char> arena_;
-  std::vector<AckMeta::Anchor> anchors_;
+  PodVector<Row> rows_;
+  PodVector<Cell> cells_;
+  PodVector<char> arena_;
+  PodVector<AckMeta::Anchor> anchors_;
   std::vector<Value> side_;
 };
 
