@@ -15,7 +15,12 @@ Emitter::Emitter(const topology::TopologyContext& context, const Router::Options
       outbox_(std::move(outbox)),
       metrics_(metrics),
       default_stream_(router_.StreamIndex(topology::kDefaultStream)),
-      debug_(context.GetTopologyConfig().debug) {}
+      debug_(context.GetTopologyConfig().debug) {
+  if (default_stream_ < 0 || debug_) return;
+  default_schema_ = &router_.Schema(default_stream_);
+  default_fields_ = default_schema_->fields->size();
+  if (!default_schema_->direct) default_only_task_ = router_.OnlyTask(default_stream_);
+}
 
 int Emitter::ResolveNamedStream(std::string_view stream) const {
   const int s = router_.StreamIndex(stream);

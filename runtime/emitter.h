@@ -35,17 +35,15 @@ class Emitter {
   template <class Source = AnchorSource>
   std::size_t Emit(std::string_view stream, int direct_task, topology::Values&& values,
                    Source* anchors = nullptr) {
-    const int s = ResolveStream(stream);
-    const topology::StreamSchema& schema = router_.Schema(s);
-    const int only = router_.OnlyTask(s);
-    if (direct_task < 0 && only >= 0 && !schema.direct && !debug_) [[likely]] {
-      CheckSize(schema, values.size());
-      outbox_.Send(only, &schema, std::move(values),
+    if (direct_task < 0 && default_only_task_ >= 0 && IsDefaultStream(stream) &&
+        values.size() == default_fields_) [[likely]] {
+      const int only = default_only_task_;
+      outbox_.Send(only, default_schema_, std::move(values),
                    anchors != nullptr ? anchors->AnchorsFor(only) : Outbox::AnchorList());
       TaskMetrics::Bump(metrics_.emitted);
       return 1;
     }
-    return EmitRouted(s, direct_task, std::move(values), anchors);
+    return EmitRouted(ResolveStream(stream), direct_task, std::move(values), anchors);
   }
 
   // Unanchored rows on one stream (OutputCollector::EmitRows): the stream is resolved and checked
@@ -67,14 +65,14 @@ class Emitter {
   const Router& router() const noexcept { return router_; }
 
  private:
+  // Most emits name the default stream through kDefaultStream itself: an immutable literal, so
+  // its address says which stream it is without comparing names (a memcmp call per emit).
+  static bool IsDefaultStream(std::string_view stream) noexcept {
+    return stream.data() == topology::kDefaultStream &&
+           stream.size() == std::string_view(topology::kDefaultStream).size();
+  }
   int ResolveStream(std::string_view stream) const {
-    // Most emits name the default stream through kDefaultStream itself: an immutable literal,
-    // so its address says which stream it is without comparing names (a memcmp call per emit).
-    if (stream.data() == topology::kDefaultStream &&
-        stream.size() == std::string_view(topology::kDefaultStream).size() &&
-        default_stream_ >= 0) {
-      return default_stream_;
-    }
+    if (IsDefaultStream(stream) && default_stream_ >= 0) return default_stream_;
     return ResolveNamedStream(stream);
   }
   int ResolveNamedStream(std::string_view stream) const;
@@ -108,6 +106,11 @@ class Emitter {
   topology::Values row_values_;       // a forwarded row's values, when routing reads them
   const int default_stream_;          // the index of "default", or -1 if it is not declared
   bool debug_;
+  // Emit's usual case, worked out once: the default stream, when one task subscribes to it
+  // (else -1; also with debug logging or a direct stream), its schema and its field count.
+  int default_only_task_ = -1;
+  const topology::StreamSchema* default_schema_ = nullptr;
+  std::size_t default_fields_ = 0;
 };
 
 }  // namespace tempest::runtime
