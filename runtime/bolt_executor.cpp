@@ -336,14 +336,14 @@ class BoltExecutor final : public TaskExecutor,
   // The tuple is ours (an envelope's, or the decoded frame's until the next frame).
   void Execute(topology::Tuple& t) {
     TaskMetrics::Bump(metrics_.executed);
-    if (++since_sample_ < TaskMetrics::kExecuteSampleEvery) {
-      Run(t);
-      return;
-    }
-    since_sample_ = 0;
-    const auto start = std::chrono::steady_clock::now();
+    const bool timed = ++since_sample_ == TaskMetrics::kExecuteSampleEvery;
+    const auto start =
+        timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     Run(t);
-    RecordExecute(start, 1);
+    if (timed) {
+      since_sample_ = 0;
+      RecordExecute(start, 1);
+    }
   }
   // The time since `start`, per row of `rows`, into the execute latency histogram (ns).
   void RecordExecute(std::chrono::steady_clock::time_point start, std::size_t rows) {
@@ -352,7 +352,7 @@ class BoltExecutor final : public TaskExecutor,
                         .count();
     metrics_.execute_latency.Record(static_cast<uint64_t>(ns) / rows);
   }
-  void Run(topology::Tuple& t) {
+  [[gnu::always_inline]] void Run(topology::Tuple& t) {
     try {
       if (owning_ != nullptr) {
         owning_->ExecuteOwned(t);
