@@ -30,8 +30,8 @@ class Emitter {
 
   // direct_task < 0: a regular emit, routed by the stream's groupings. With `anchors`, every copy
   // carries what anchors->AnchorsFor(its task) gives. Returns how many tasks it was sent to.
-  // Inline for the usual emit, to a stream one task subscribes to: with a final Source (an
-  // executor's own), AnchorsFor is then called directly, or inlined.
+  // Inline for the usual emit, on the default stream when one task subscribes to it: with a
+  // final Source (an executor's own), AnchorsFor is then called directly, or inlined.
   template <class Source = AnchorSource>
   std::size_t Emit(std::string_view stream, int direct_task, topology::Values&& values,
                    Source* anchors = nullptr) {
