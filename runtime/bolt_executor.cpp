@@ -476,6 +476,8 @@ class BoltExecutor final : public TaskExecutor,
       TaskMetrics::Bump(metrics_.acked, rows.size());
       return;
     }
+    // AckAnchors' loop, counted once per batch: calling it per row costs a NullBolt's thread ~20
+    // instructions per tuple (callgrind, word count's sink).
     TaskMetrics::Bump(metrics_.acked, rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
       for (const topology::AckMeta::Anchor& a : rows[i].anchors()) {
