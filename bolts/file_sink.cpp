@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 #include <string_view>
@@ -47,11 +49,47 @@ int WriteLines(int fd, std::string_view data) {
   return 0;
 }
 
+// The offset just past the last line end of the file's first `end` bytes (0 if it has none), or
+// -1 with errno set.
+off_t EndOfLastWholeLine(int fd, off_t end) {
+  char block[4096];
+  off_t pos = end;
+  while (pos > 0) {
+    const off_t from = std::max<off_t>(0, pos - static_cast<off_t>(sizeof block));
+    const ssize_t n = ::pread(fd, block, static_cast<std::size_t>(pos - from), from);
+    if (n < 0 && errno == EINTR) continue;
+    if (n != pos - from) {
+      if (n >= 0) errno = EIO;  // the file shrank under the lock: not ours to guess
+      return -1;
+    }
+    for (ssize_t i = n; i > 0; --i) {
+      if (block[i - 1] == '\n') return from + i;
+    }
+    pos = from;
+  }
+  return 0;
+}
+
+// Cuts off a torn last line: a sink whose process is killed while it writes can leave one (the
+// kernel ends a write at a page boundary once SIGKILL is pending), and a line appended to it
+// would be glued to it and lost although acked. The torn line's tuples were never acked, so
+// they replay. Returns the file's new end, or -1 with errno set.
+off_t DropTornLine(int fd, off_t end) {
+  const off_t whole = EndOfLastWholeLine(fd, end);
+  if (whole < 0 || whole == end) return whole;
+  if (::ftruncate(fd, whole) != 0) return -1;
+  spdlog::warn("FileSink: cut off a partial last line ({} bytes) that a killed writer left",
+               end - whole);
+  return whole;
+}
+
 // Appends `data` (whole lines) to `fd`, all or nothing: with the file locked against the other
 // tasks' sinks (flock), a write that fails part-way is cut off again (ftruncate to where it
-// began), so that no partial line is left for later lines to follow. Returns 0 or the errno of
-// the write; `rollback_error`: the errno of a failed cut (0 if none was needed or it worked).
-int AppendWholeLines(int fd, std::string_view data, int& rollback_error) {
+// began), so that no partial line is left for later lines to follow; a partial line left by a
+// killed sink is cut off first. `readable`: whether `fd` can be read (needed to find a torn
+// line). Returns 0 or the errno of the write; `rollback_error`: the errno of a failed cut (0 if
+// none was needed or it worked).
+int AppendWholeLines(int fd, bool readable, std::string_view data, int& rollback_error) {
   rollback_error = 0;
   struct stat st {};
   const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
@@ -59,7 +97,8 @@ int AppendWholeLines(int fd, std::string_view data, int& rollback_error) {
   while (::flock(fd, LOCK_EX) != 0) {
     if (errno != EINTR) return errno;
   }
-  const off_t start = ::lseek(fd, 0, SEEK_END);
+  off_t start = ::lseek(fd, 0, SEEK_END);
+  if (start > 0 && readable) start = DropTornLine(fd, start);
   const int err = start < 0 ? errno : WriteLines(fd, data);
   if (err != 0 && start >= 0 && ::ftruncate(fd, start) != 0) rollback_error = errno;
   ::flock(fd, LOCK_UN);
@@ -86,10 +125,13 @@ FileSink::~FileSink() { CloseFile(); }
 void FileSink::Prepare(const topology::TopologyContext& context,
                        topology::OutputCollector& collector) {
   out_ = &collector;
-  int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
+  int flags = O_CREAT | O_APPEND | O_CLOEXEC;
   // Task 0 starts the file; a restarted worker's task appends to what the run already wrote.
   if (context.GetThisTaskIndex() == 0 && !context.IsRestarted()) flags |= O_TRUNC;
-  fd_ = ::open(config_.path.c_str(), flags, 0644);
+  // Read access finds a torn last line; a file only writable to us is written without it.
+  fd_ = ::open(config_.path.c_str(), flags | O_RDWR, 0644);
+  readable_ = fd_ >= 0;
+  if (fd_ < 0 && errno == EACCES) fd_ = ::open(config_.path.c_str(), flags | O_WRONLY, 0644);
   if (fd_ < 0) {
     throw std::runtime_error(
         fmt::format("cannot open {} for writing: {}", config_.path, ErrnoText(errno)));
@@ -139,7 +181,7 @@ void FileSink::Flush() {
   last_flush_ = now_();
   if (buffer_.empty()) return;
   int rollback_error = 0;
-  const int err = fd_ >= 0 ? AppendWholeLines(fd_, buffer_, rollback_error) : EBADF;
+  const int err = fd_ >= 0 ? AppendWholeLines(fd_, readable_, buffer_, rollback_error) : EBADF;
   buffer_.clear();
   if (err != 0) {
     out_->ReportError(fmt::format("cannot write to {}: {} ({} tuples failed{})", config_.path,

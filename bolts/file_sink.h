@@ -32,7 +32,8 @@ void ValidateFileSinkConfig(const FileSinkConfig& config);
 // acked only once its line has been written. A failed write fails the tuples and reports it,
 // and is cut off again: each flush appends under an exclusive flock and, if the write fails
 // part-way (a full disk), truncates the file back to where the flush began, so the file never
-// holds a partial line (the tuples replay whole).
+// holds a partial line (the tuples replay whole). A partial last line that a sink killed while
+// writing left is cut off before the next append, for the same reason.
 // Prepare throws std::runtime_error naming the path if the file cannot be opened. No output
 // streams. Takes a batch at a time: lines are written from the rows' cells, and the flush
 // interval is checked once per batch. One instance per task, used by that task's thread only.
@@ -71,6 +72,7 @@ class FileSink final : public topology::BatchBolt {
   std::function<Clock::time_point()> now_;
   topology::OutputCollector* out_ = nullptr;
   int fd_ = -1;
+  bool readable_ = false;                 // fd_ was opened for reading too
   std::string buffer_;                    // whole lines not yet written
   std::vector<topology::Tuple> unacked_;  // ack handles of the buffered lines' tuples
   Clock::time_point last_flush_{};

@@ -228,6 +228,43 @@ TEST(FileSinkTest, TaskZeroTruncatesAndOtherTasksAppend) {
   EXPECT_EQ(ReadFile(path), "{\"v\":2}\n");
 }
 
+// A sink killed while it writes can leave a partial last line (the kernel stops a write at a
+// page once SIGKILL is pending); the next line must not be glued to it.
+TEST(FileSinkTest, APartialLineAKilledWriterLeftIsCutOffBeforeTheNextLine) {
+  TempDir dir;
+  const std::string path = dir.File("out.jsonl");
+  const StreamSchema schema = Schema({"v"});
+  const std::string long_torn = "{\"pad\":\"" + std::string(10000, 'p');  // beyond one read
+  for (const std::string& before : {std::string("{\"v\":1}\n"), std::string()}) {
+    for (const std::string& torn : {std::string("{\"v\":2"), long_torn}) {
+      WriteFile(path, before + torn);
+      FileSink sink({.path = path, .flush_ms = 0});
+      FakeBoltCollector out;
+      sink.Prepare(BoltContext(2, 1), out);  // task index 1: appends
+      sink.Execute(Tracked(schema, Values{3}, 1));
+      EXPECT_EQ(ReadFile(path), before + "{\"v\":3}\n") << torn.size() << " torn bytes";
+      EXPECT_EQ(out.acked.size(), 1u);
+      EXPECT_TRUE(out.errors.empty());
+      sink.Cleanup();
+    }
+  }
+}
+
+TEST(FileSinkTest, APartialLineLeftBetweenFlushesIsCutOffToo) {
+  TempDir dir;
+  const std::string path = dir.File("out.jsonl");
+  const StreamSchema schema = Schema({"v"});
+  FileSink sink({.path = path, .flush_ms = 0});
+  FakeBoltCollector out;
+  sink.Prepare(BoltContext(), out);
+  sink.Execute(Tuple(&schema, 1, Values{1}));
+  // Another task's sink, sharing the file from another worker, is killed part-way through a line.
+  WriteFile(path, ReadFile(path) + "{\"v\":9");
+  sink.Execute(Tuple(&schema, 1, Values{2}));
+  sink.Cleanup();
+  EXPECT_EQ(ReadFile(path), "{\"v\":1}\n{\"v\":2}\n");
+}
+
 TEST(FileSinkTest, CreatesTheFile) {
   TempDir dir;
   const std::string path = dir.File("new.jsonl");
