@@ -388,19 +388,23 @@ class Parser {
     n.kind = ExprNode::Kind::kLiteral;
     n.position = t.position;
     const std::string text = sign + t.text;
-    if (t.kind == Tok::kInt) {
-      int64_t v = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec != std::errc() || end != text.data() + text.size()) {
-        throw ExpressionError(t.position, fmt::format("at character {}: {} does not fit in a "
-                                                      "64-bit integer",
-                                                      t.position, text));
-      }
-      n.literal = topology::Value(v);
-    } else {
-      n.literal = topology::Value(std::stod(text));
-    }
+    n.literal = t.kind == Tok::kInt
+                    ? topology::Value(Number<int64_t>(text, t.position, "a 64-bit integer"))
+                    : topology::Value(Number<double>(text, t.position, "a double"));
     return n;
+  }
+
+  // `text` (a literal's digits, with its sign) as a T; an error at `position` if it is out of
+  // T's range.
+  template <typename T>
+  static T Number(const std::string& text, std::size_t position, const char* type) {
+    T v{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      throw ExpressionError(
+          position, fmt::format("at character {}: {} does not fit in {}", position, text, type));
+    }
+    return v;
   }
 
   ExprNode Primary() {

@@ -74,6 +74,12 @@ TEST(ExpressionParseTest, ErrorsNameThePositionAndTheToken) {
             "0: at character 0 (\"AND\"): expected a value: a literal, a field or \"(\"");
   EXPECT_EQ(ParseError("x = 99999999999999999999"),
             "4: at character 4: 99999999999999999999 does not fit in a 64-bit integer");
+  // Found by the expression fuzzer: a decimal beyond a double's range threw out of the parser.
+  const std::string huge = std::string(400, '5') + ".1";
+  EXPECT_EQ(ParseError("x < " + huge), "4: at character 4: " + huge + " does not fit in a double");
+  const std::string tiny = "0." + std::string(400, '0') + "1";
+  EXPECT_EQ(ParseError("x > -" + tiny),
+            "5: at character 5: -" + tiny + " does not fit in a double");
   EXPECT_EQ(ParseError("a # b"), "2: at character 2: unexpected \"#\"");
   EXPECT_EQ(ParseError("left: = 1"),
             "6: at character 6 (\"=\"): expected a field name after \"left:\"");
