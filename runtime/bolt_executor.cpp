@@ -5,7 +5,9 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "runtime/acking/ack_ids.h"
 #include "runtime/emitter.h"
@@ -219,7 +221,58 @@ class BoltExecutor final : public TaskExecutor,
       link.DropFrame(fmt::format("task {}: ack messages sent to a bolt", setup_.task));
       return true;
     }
-    return ExecuteRows(decoded_.rows, decoded_.from_task, Stale(e));
+    const bool by_frame = AckedByFrame(decoded_.rows, decoded_.from_task);
+    if (by_frame) {
+      frame_rows_ = &decoded_.rows;
+      frame_acked_.assign(decoded_.rows.size(), 0);
+    }
+    const bool ok = ExecuteRows(decoded_.rows, decoded_.from_task, Stale(e));
+    if (by_frame) SendFrameAck(decoded_.from_task);
+    return ok;
+  }
+
+  // Whether a frame from another worker is acked by a frame ack: it comes from a spout task that
+  // tracks its own trees, and every tuple in it is one of its trees (the test the spout applied
+  // when it kept the frame's anchors, runtime/acking/sent_frames.h). Its tuples acked without
+  // children while it executes are then only marked, and named in one message at the end.
+  bool AckedByFrame(const topology::RowBatch& rows, int from_task) const {
+    if (!tracking_ || rows.empty() ||
+        !std::binary_search(self_tracking_.begin(), self_tracking_.end(), from_task)) {
+      return false;
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::span<const topology::AckMeta::Anchor> anchors = rows[i].anchors();
+      if (anchors.size() != 1 || RootLane(anchors[0].root) != static_cast<uint32_t>(from_task)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  // Marks row `i` of the frame being executed as acked without children; false if it was already
+  // (a second ack then goes as a message, as it would have without frame acks).
+  bool AckInFrame(std::size_t i) {
+    if (frame_acked_[i] != 0) return false;
+    frame_acked_[i] = 1;
+    TaskMetrics::Bump(metrics_.acked);
+    return true;
+  }
+  // The frame ack: the frame's first anchor, then each run of rows marked acked.
+  void SendFrameAck(int spout) {
+    const topology::AckMeta::Anchor first = (*frame_rows_)[0].anchors()[0];
+    frame_rows_ = nullptr;
+    Outbox& outbox = emitter_.outbox();
+    outbox.SendAck(spout, AckMessage::Type::kFrameAcked, first.root, first.edge);
+    const std::size_t n = frame_acked_.size();
+    for (std::size_t i = 0; i < n;) {
+      if (frame_acked_[i] == 0) {
+        ++i;
+        continue;
+      }
+      std::size_t end = i + 1;
+      while (end < n && frame_acked_[end] != 0) ++end;
+      outbox.SendAck(spout, AckMessage::Type::kFrameRows, i, end);
+      i = end;
+    }
   }
 
   // Runs the bolt on the rows: a batch bolt on all at once, another on each row as a Tuple (one,
@@ -242,9 +295,11 @@ class BoltExecutor final : public TaskExecutor,
       if (since_flush_check_ >= kFlushCheckEvery) FlushIfDue();
       return true;
     }
+    input_rows_ = &rows;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (control.aborted()) return false;
       rows.Load(i, from_task, input_);
+      input_row_ = i;
       ExecuteOrExpire(input_, stale);
     }
     return true;
@@ -466,12 +521,21 @@ class BoltExecutor final : public TaskExecutor,
   }
   void ExecuteAsTuple(const topology::RowRef& row) override {
     row.Load(batch_from_task_, input_);
+    input_rows_ = &row.batch();
+    input_row_ = row.index();
     Run(input_);  // counted with its batch
   }
   void AckRow(const topology::RowRef& row, uint64_t ack_val) override {
+    if (frame_rows_ == &row.batch() && ack_val == 0 && AckInFrame(row.index())) return;
     AckAnchors(row.anchors(), ack_val);
   }
   void AckRows(const topology::RowBatch& rows) override {
+    if (frame_rows_ == &rows) {
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!AckInFrame(i)) AckAnchors(rows[i].anchors(), 0);
+      }
+      return;
+    }
     if (!rows.has_anchors()) {
       TaskMetrics::Bump(metrics_.acked, rows.size());
       return;
@@ -513,6 +577,12 @@ class BoltExecutor final : public TaskExecutor,
 
   void Ack(const topology::Tuple& input) override {
     const topology::AckMeta& meta = topology::TupleAccess::Ack(input);
+    // The input being executed, a row of a frame acked by a frame ack (an ack value of 0: no
+    // anchored children).
+    if (frame_rows_ != nullptr && input_rows_ == frame_rows_ && &input == &input_ &&
+        meta.ack_val == 0 && AckInFrame(input_row_)) {
+      return;
+    }
     AckAnchors({meta.anchors.data(), meta.anchors.size()}, meta.ack_val);
   }
   void Fail(const topology::Tuple& input) override {
@@ -598,8 +668,13 @@ class BoltExecutor final : public TaskExecutor,
   int batch_from_task_ = -1;         // the sender of the batch ExecuteBatch runs on
   std::string forward_stream_name_;  // ForwardRow's last stream, and its index
   int forward_stream_ = -1;
-  transport::Frame decoded_;    // reused for every remote batch
-  topology::Tuple input_;       // the row being executed, as a Tuple
+  transport::Frame decoded_;                        // reused for every remote batch
+  topology::Tuple input_;                           // the row being executed, as a Tuple
+  const topology::RowBatch* input_rows_ = nullptr;  // input_'s batch, and its row there
+  std::size_t input_row_ = 0;
+  // While a frame acked by a frame ack executes (AckedByFrame): its rows, and which were acked.
+  const topology::RowBatch* frame_rows_ = nullptr;
+  std::vector<uint8_t> frame_acked_;
   std::vector<uint64_t> owed_;  // by worker: tuples taken, credit not yet given back
 };
 

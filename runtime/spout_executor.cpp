@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <span>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -64,6 +65,7 @@ class SpoutExecutor final : public TaskExecutor,
       if (setup_.queues[ackers[i]] != nullptr) local_ackers_.push_back(i);
     }
     if (tracking_) emitter_.outbox().SetWhileBlocked([this] { WhileBlocked(); });
+    if (self_tracking_) emitter_.outbox().KeepSentFrames();
   }
 
  private:
@@ -206,7 +208,7 @@ class SpoutExecutor final : public TaskExecutor,
     for (Envelope& e : envelopes_) {
       switch (e.kind) {
         case Envelope::Kind::kAcks:
-          for (const AckMessage& m : e.acks) Apply(m);
+          ApplyAll(e.from_task, e.acks);
           break;
         case Envelope::Kind::kFrame: {
           std::string error;
@@ -217,7 +219,7 @@ class SpoutExecutor final : public TaskExecutor,
                                                error.empty() ? "tuples sent to a spout" : error));
             break;
           }
-          for (const AckMessage& m : decoded_.acks) Apply(m);
+          ApplyAll(decoded_.from_task, decoded_.acks);
           break;
         }
         case Envelope::Kind::kTuples:
@@ -230,6 +232,34 @@ class SpoutExecutor final : public TaskExecutor,
     }
     envelopes_.clear();
     TaskMetrics::Store(metrics_.pending, pending_.size());
+  }
+
+  void ApplyAll(int from_task, std::span<const AckMessage> acks) {
+    for (const AckMessage& m : acks) {
+      if (m.type == AckMessage::Type::kFrameAcked || m.type == AckMessage::Type::kFrameRows) {
+        ApplyFrameAck(from_task, m);
+      } else {
+        Apply(m);
+      }
+    }
+  }
+
+  // A bolt's frame ack: the acks of the frame's tuples it names are their edge ids, which this
+  // task kept when it sent them (runtime/acking/sent_frames.h).
+  void ApplyFrameAck(int from_task, const AckMessage& m) {
+    SentFrames* sent = self_tracking_ ? emitter_.outbox().SentFramesTo(from_task) : nullptr;
+    if (sent == nullptr) {
+      Error("input",
+            fmt::format("task {} sent a frame ack for frames this task does not keep", from_task));
+      return;
+    }
+    if (m.type == AckMessage::Type::kFrameAcked) {
+      sent->Start(m.root, m.value);
+      return;
+    }
+    for (const SentFrames::Anchor& a : sent->Rows(m.root, m.value)) {
+      Decide(a.root, pending_.Ack(a.root, a.edge));
+    }
   }
 
   // A bolt's ack, fail or reset of a tree this task tracks itself, or an acker's verdict on one
@@ -250,6 +280,8 @@ class SpoutExecutor final : public TaskExecutor,
         pending_.Touch(m.root);
         return;
       case AckMessage::Type::kInit:
+      case AckMessage::Type::kFrameAcked:
+      case AckMessage::Type::kFrameRows:
         break;
     }
     Error("input", fmt::format("a spout got an ack message of type {} it does not take",
@@ -295,6 +327,8 @@ class SpoutExecutor final : public TaskExecutor,
     next_rotation_ = now + timeout_;
     expired_.clear();
     pending_.Rotate(expired_);
+    // A frame's trees have all timed out once it is older than two timeouts.
+    if (self_tracking_) emitter_.outbox().ExpireSentFrames(now - 2 * timeout_);
     for (SpoutPending::Entry& e : expired_) {
       TaskMetrics::Bump(metrics_.timed_out);
       Park(e, false);

@@ -77,6 +77,9 @@ class RowRef {
  public:
   RowRef(const RowBatch& batch, std::size_t row) noexcept;
 
+  const RowBatch& batch() const noexcept { return *batch_; }
+  std::size_t index() const noexcept { return row_; }  // in batch()
+
   const StreamSchema* schema() const noexcept;
   std::size_t size() const noexcept { return cells_.size(); }
   const Cell& cell(std::size_t field) const noexcept { return cells_[field]; }

@@ -14,6 +14,12 @@ struct AckMessage {
     kReset = 4,      // bolt -> acker -> spout: restart the tree's message timeout
     kCompleted = 5,  // acker -> spout: every tuple of the tree was acked
     kFailed = 6,     // acker -> spout: a tuple of the tree failed
+    // bolt -> spout, for a frame of the spout's tracked tuples from another worker (the spout
+    // kept their anchors, runtime/acking/sent_frames.h): root and value = the frame's first
+    // anchor; then kFrameRows messages follow for it
+    kFrameAcked = 7,
+    kFrameRows = 8,  // root = begin, value = end: tuples [begin, end) of that frame were acked
+                     // without anchored children (their acks are their edge ids)
   };
   Type type = Type::kAck;
   uint64_t root = 0;

@@ -295,7 +295,7 @@ DecodeStatus ReadAcks(MsgpackReader& r, uint64_t n, Frame& out) {
   for (AckMessage& m : out.acks) {
     uint64_t type = 0;
     if (!r.ReadUint(type, "an ack message's type")) return DecodeStatus::kMalformed;
-    if (type < 1 || type > 6) {
+    if (type < 1 || type > 8) {
       r.Fail(fmt::format("unknown ack message type {}", type));
       return DecodeStatus::kMalformed;
     }

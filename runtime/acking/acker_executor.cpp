@@ -147,6 +147,8 @@ class AckerExecutor final : public Executor {
         return;
       case AckMessage::Type::kCompleted:
       case AckMessage::Type::kFailed:
+      case AckMessage::Type::kFrameAcked:
+      case AckMessage::Type::kFrameRows:
         return Count("a spout-bound message", from_task);
     }
     switch (r.outcome) {

@@ -49,6 +49,21 @@ Outbox::Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinat
   }
 }
 
+void Outbox::KeepSentFrames() {
+  for (Slot& slot : slots_) {
+    if (queues_[slot.task] != nullptr || slot.sent) continue;
+    slot.sent = std::make_unique<SentFrames>();
+    // A frame begun before is not kept whole: not kept at all.
+    if (slot.frame && slot.frame->count() > 0) slot.sent->Add({});
+  }
+}
+
+void Outbox::ExpireSentFrames(std::chrono::steady_clock::time_point before) {
+  for (Slot& slot : slots_) {
+    if (slot.sent) slot.sent->Expire(before);
+  }
+}
+
 void Outbox::StartChaining() {
   if (chains_ == nullptr) return;
   // Only a task that runs others writes here. A chained task's own outbox is used on its
@@ -84,6 +99,7 @@ void Outbox::SendRemote(int slot, const topology::StreamSchema* schema,
                         const topology::Values& values, AnchorList anchors) {
   transport::FrameBuilder& frame = OpenFrame(slot);
   frame.Add(StreamIndex(schema), values, anchors);
+  if (SentFrames* sent = slots_[slot].sent.get()) sent->Add(anchors);
   HandIfFrameFull(slot, frame);
 }
 
@@ -91,6 +107,7 @@ void Outbox::SendRemoteRow(int slot, const topology::StreamSchema* schema,
                            const topology::RowRef& row, AnchorList anchors) {
   transport::FrameBuilder& frame = OpenFrame(slot);
   frame.AddRow(StreamIndex(schema), row, anchors);
+  if (SentFrames* sent = slots_[slot].sent.get()) sent->Add(anchors);
   HandIfFrameFull(slot, frame);
 }
 
@@ -125,6 +142,7 @@ void Outbox::Push(int slot, TaskQueue::WakeConsumer wake) {
     const uint32_t count = frame.count();
     if (!link_->SendTuples(s.task, frame.Finish(), count, &while_blocked_)) open_ = false;
     frame.Begin(from_task_, s.task);  // keeps the buffer; count() is 0 again
+    if (s.sent) s.sent->Sent(std::chrono::steady_clock::now());
     return;
   }
   if (s.chained != nullptr) {

@@ -1,12 +1,14 @@
 #pragma once
 
 #include <cassert>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "runtime/acking/sent_frames.h"
 #include "runtime/queues/task_queue.h"
 #include "runtime/queues/task_slots.h"
 #include "topology/row_batch.h"
@@ -149,6 +151,16 @@ class Outbox {
       HandAcks(slot);
     }
   }
+  // From now on, keeps the anchors of the frames sent to tasks of other workers, for their frame
+  // acks (a spout task that tracks its own trees, runtime/acking/sent_frames.h).
+  void KeepSentFrames();
+  // What was kept of the frames sent to `task`; null when not kept (a local task, or none).
+  SentFrames* SentFramesTo(int task) {
+    const int slot = slot_of_.Of(task);
+    return slot < 0 ? nullptr : slots_[slot].sent.get();
+  }
+  // Forgets the kept frames sent before `before`.
+  void ExpireSentFrames(std::chrono::steady_clock::time_point before);
   // Hands every non-empty batch over, in the order they were started (ack messages last).
   void Flush();
   // Flushes, then sends end-of-stream to each task in `tasks` (tuple destinations).
@@ -170,6 +182,7 @@ class Outbox {
     topology::RowBatch pending;                      // local: the open batch
     std::unique_ptr<transport::FrameBuilder> frame;  // remote: the open frame
     ChainedInput* chained = nullptr;                 // chained to this task (set by StartChaining)
+    std::unique_ptr<SentFrames> sent;                // remote, after KeepSentFrames
     int task = 0;
     // Handed a full batch without waking it (TaskQueue::WakeConsumer::kLater) since the last
     // Flush, which wakes it.

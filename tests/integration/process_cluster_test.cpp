@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <regex>
@@ -18,6 +19,7 @@
 
 #include "../support/data_dir.h"
 #include "../support/tempest_workers.h"
+#include "ack_mix_bolt.h"
 #include "gauge_bolt.h"
 #include "transport/frame.h"
 
@@ -106,6 +108,50 @@ TEST_F(ProcessClusterTest, TreesCompleteAcrossWorkersTrackedBySpoutsOrByAckers) 
     EXPECT_EQ(by_ackers, spouts ? 0u : 50'000u);
     ExpectEachIdOnce(Ids(Out()), 50'000);
   }
+}
+
+// Frame acks (docs/acking.md): a bolt acks its inputs every way a bolt can (at once, after
+// forwarding them, later from a copy, after failing them once), in the spout's worker and in the
+// other one, and every tree is decided as without frame acks: every id acked, each id = 3 (mod 4)
+// failed and replayed once, the forwarded quarter in the sink exactly once.
+TEST_F(ProcessClusterTest, TreesAckedEveryWayAcrossWorkersAreDecidedExactly) {
+  constexpr int64_t kCount = 40'000;
+  topology::ComponentRegistry registry;
+  spouts::RegisterBuiltinSpouts(registry);
+  bolts::RegisterBuiltinBolts(registry);
+  testing::RegisterAckMixBolt(registry);
+  const std::vector<std::pair<std::string, std::string>> set = {{"count", std::to_string(kCount)},
+                                                                {"out_dir", out_.path()}};
+  topology::LoadOptions load;
+  load.registry = &registry;
+  load.set = set;
+  const auto spec =
+      topology::LoadTopology((testing::DataDir() / "process" / "ack_mix.yaml").string(), load);
+  runtime::ProcessRunOptions options;
+  options.workers = 2;
+  options.worker_command = {TEMPEST_BIN, "worker",
+                            (testing::DataDir() / "process" / "ack_mix_worker.yaml").string()};
+  for (const auto& [k, v] : set) {
+    options.worker_command.push_back("--set");
+    options.worker_command.push_back(k + "=" + v);
+  }
+  options.worker_command.push_back("--set");
+  options.worker_command.push_back(std::string("plugin=") + TEMPEST_GAUGE_PLUGIN);
+  options.worker_command.push_back("--quiet");
+  const RunSummary summary = ProcessCluster(spec, options).Run();
+  ASSERT_TRUE(summary.completed) << summary.error;
+  const auto* gen = summary.Find("gen");
+  EXPECT_EQ(gen->acked, static_cast<uint64_t>(kCount));
+  EXPECT_EQ(gen->failed, static_cast<uint64_t>(kCount / 4));
+  EXPECT_EQ(gen->timed_out, 0u);
+  EXPECT_EQ(gen->replayed, static_cast<uint64_t>(kCount / 4));
+  EXPECT_EQ(gen->pending, 0u);
+  EXPECT_EQ(summary.Find("mix")->executed, static_cast<uint64_t>(kCount + kCount / 4));
+  std::vector<int64_t> forwarded = Ids(Out());
+  std::sort(forwarded.begin(), forwarded.end());
+  std::vector<int64_t> expected;
+  for (int64_t id = 1; id < kCount; id += 4) expected.push_back(id);
+  EXPECT_EQ(forwarded, expected);
 }
 
 // Gauges a bolt reports in its worker reach the supervisor's summary, summed over the tasks of

@@ -258,7 +258,8 @@ TEST_F(FrameTest, AckFramesRoundTripAndBadOnesAreMalformed) {
   using Type = AckMessage::Type;
   const std::vector<AckMessage> acks = {{Type::kInit, 1, UINT64_MAX}, {Type::kAck, UINT64_MAX, 0},
                                         {Type::kFail, 42, 0},         {Type::kReset, 43, 0},
-                                        {Type::kCompleted, 44, 0},    {Type::kFailed, 45, 0}};
+                                        {Type::kCompleted, 44, 0},    {Type::kFailed, 45, 0},
+                                        {Type::kFrameAcked, 46, 47},  {Type::kFrameRows, 0, 3}};
   std::string bytes;
   EncodeAckFrame(3, 9, acks, bytes);
   FrameHeader h;
@@ -282,10 +283,10 @@ TEST_F(FrameTest, AckFramesRoundTripAndBadOnesAreMalformed) {
   EncodeAckFrame(3, 9, std::vector<AckMessage>{{Type::kAck, 1, 2}, {Type::kAck, 3, 0}}, two);
   ASSERT_EQ(two.size() - bad.size(), 19u);
   ASSERT_EQ(static_cast<unsigned char>(bad[bad.size() - 18]), 0xcfu);
-  bad[bad.size() - 19] = 7;  // type 2 -> 7
+  bad[bad.size() - 19] = 9;  // type 2 -> 9
   std::string error;
   EXPECT_EQ(DecodeFrame(bad, *table_, f, &error), DecodeStatus::kMalformed);
-  EXPECT_EQ(error, "unknown ack message type 7");
+  EXPECT_EQ(error, "unknown ack message type 9");
 }
 
 TEST_F(FrameTest, CreditAndHelloFramesRoundTrip) {
