@@ -550,9 +550,11 @@ class SpoutExecutor final : public TaskExecutor,
     }
   }
 
-  Outbox::AnchorList AnchorsFor(int) override {
+  Outbox::AnchorList AnchorsFor(int task) override {
     anchor_.root = root_;
-    anchor_.edge = ids_.Next();
+    // A frame to another worker derives its tuples' edges from its key (sent_frames.h).
+    const uint64_t derived = self_tracking_ ? emitter_.outbox().DerivedEdgeFor(task) : 0;
+    anchor_.edge = derived != 0 ? derived : ids_.Next();
     xor_edges_ ^= anchor_.edge;
     return Outbox::AnchorList(&anchor_, 1);
   }

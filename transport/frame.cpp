@@ -13,20 +13,23 @@ namespace {
 
 using topology::Value;
 
-void WriteHeader(MsgpackWriter& w, FrameKind kind, int from_task, int to_task) {
-  w.ArrayHeader(5);
+void WriteHeader(MsgpackWriter& w, FrameKind kind, int from_task, int to_task,
+                 uint64_t edge_key = 0) {
+  w.ArrayHeader(edge_key != 0 ? 6 : 5);
   w.Uint(kWireVersion);
   w.Uint(static_cast<uint8_t>(kind));
   w.Int(from_task);
   w.Int(to_task);
+  if (edge_key != 0) w.Uint(edge_key);
 }
 
 }  // namespace
 
-void FrameBuilder::Begin(int from_task, int to_task) {
+void FrameBuilder::Begin(int from_task, int to_task, uint64_t edge_key) {
   w_.Clear();
   count_ = 0;
-  WriteHeader(w_, FrameKind::kTuples, from_task, to_task);
+  edge_key_ = edge_key;
+  WriteHeader(w_, FrameKind::kTuples, from_task, to_task, edge_key);
   // array32 with the count left open: a valid (if not minimal) msgpack header.
   const unsigned char open[5] = {0xdd, 0, 0, 0, 0};
   w_.Raw(open, sizeof open);
@@ -68,6 +71,12 @@ inline void FrameBuilder::WriteCell(const topology::RowRef& row, std::size_t fie
 // Root and edge ids are random 64-bit numbers that nearly always need the 9-byte form anyway:
 // always written in it (readers take any uint form), without the size cascade per id.
 inline void FrameBuilder::WriteAnchors(std::span<const topology::AckMeta::Anchor> anchors) {
+  if (edge_key_ != 0 && anchors.size() == 1 && anchors[0].edge == DerivedEdge(edge_key_, count_)) {
+    char* p = w_.Extend(10);
+    p[0] = static_cast<char>(0x91);  // fixarray of 1: the root alone
+    MsgpackWriter::PutUint64(p + 1, anchors[0].root);
+    return;
+  }
   w_.ArrayHeader(static_cast<uint32_t>(2 * anchors.size()));
   if (anchors.empty()) return;
   char* p = w_.Extend(18 * anchors.size());
@@ -188,8 +197,8 @@ DecodeStatus ReadHeader(MsgpackReader& r, FrameHeader& h) {
     r.Fail(fmt::format("frame version {}, expected {}", version, kWireVersion));
     return DecodeStatus::kWrongVersion;
   }
-  if (parts != 5) {
-    r.Fail(fmt::format("the frame has {} parts, expected 5", parts));
+  if (parts != 5 && parts != 6) {
+    r.Fail(fmt::format("the frame has {} parts, expected 5 (6 with an edge key)", parts));
     return DecodeStatus::kMalformed;
   }
   uint64_t kind = 0;
@@ -211,6 +220,18 @@ DecodeStatus ReadHeader(MsgpackReader& r, FrameHeader& h) {
   h.from_task = static_cast<int>(from);
   h.to_task = static_cast<int>(to);
   h.count = 0;
+  h.edge_key = 0;
+  if (parts == 6) {
+    if (h.kind != FrameKind::kTuples) {
+      r.Fail("only a tuples frame has an edge key");
+      return DecodeStatus::kMalformed;
+    }
+    if (!r.ReadUint(h.edge_key, "the edge key")) return DecodeStatus::kMalformed;
+    if (h.edge_key == 0) {
+      r.Fail("the edge key is 0");
+      return DecodeStatus::kMalformed;
+    }
+  }
   if (h.kind == FrameKind::kCredit) {
     if (!r.ReadUint(h.count, "the credit")) return DecodeStatus::kMalformed;
     return DecodeStatus::kOk;
@@ -244,7 +265,8 @@ DecodeStatus Finish(MsgpackReader& r, DecodeStatus status, std::string* error) {
 
 // Refills out.rows: the batch keeps its buffers, and strings are copied straight from the frame
 // into its arena, so a receiver decoding frame after frame allocates nothing in the steady state.
-DecodeStatus ReadRows(MsgpackReader& r, uint64_t n, const StreamTable& streams, Frame& out) {
+DecodeStatus ReadRows(MsgpackReader& r, uint64_t n, uint64_t edge_key, const StreamTable& streams,
+                      Frame& out) {
   out.rows.Clear();
   for (uint64_t i = 0; i < n; ++i) {
     uint32_t parts = 0;
@@ -273,6 +295,14 @@ DecodeStatus ReadRows(MsgpackReader& r, uint64_t n, const StreamTable& streams, 
     }
     uint32_t anchors = 0;
     if (!r.ReadArrayHeader(anchors, "a tuple's anchors")) return DecodeStatus::kMalformed;
+    if (anchors == 1 && edge_key != 0) {  // the root alone: its edge is derived
+      topology::AckMeta::Anchor anchor;
+      if (!r.ReadUint(anchor.root, "an anchor root")) return DecodeStatus::kMalformed;
+      anchor.edge = DerivedEdge(edge_key, i);
+      out.rows.AddAnchor(anchor);
+      out.rows.EndRow(schema, values, 1);
+      continue;
+    }
     if (anchors % 2 != 0) {
       r.Fail("a tuple's anchors are not (root, edge) pairs");
       return DecodeStatus::kMalformed;
@@ -323,7 +353,7 @@ DecodeStatus DecodeFrame(std::string_view bytes, const StreamTable& streams, Fra
     out.rows.Clear();
     out.acks.clear();
     if (h.kind == FrameKind::kTuples) {
-      status = ReadRows(r, h.count, streams, out);
+      status = ReadRows(r, h.count, h.edge_key, streams, out);
     } else if (h.kind == FrameKind::kAcks) {
       status = ReadAcks(r, h.count, out);
     }

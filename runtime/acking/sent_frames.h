@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/acking/ack_ids.h"
 #include "topology/tuple.h"
 
 namespace tempest::runtime {
@@ -24,6 +25,12 @@ class SentFrames {
  public:
   using Anchor = topology::AckMeta::Anchor;
   using Clock = std::chrono::steady_clock;
+
+  explicit SentFrames(uint64_t salt) : keys_(salt), edge_key_(keys_.Next()) {}
+
+  // The open frame's edge key: its tuples' edge ids derive from it (transport::DerivedEdge), so
+  // they travel with their roots alone. Random per frame, as edge ids are.
+  uint64_t edge_key() const noexcept { return edge_key_; }
 
   // A tuple went into the open frame with these anchors.
   void Add(std::span<const Anchor> anchors) {
@@ -43,6 +50,7 @@ class SentFrames {
     }
     open_.clear();
     open_keep_ = true;
+    edge_key_ = keys_.Next();
   }
 
   // A frame ack for the frame whose first tuple's anchor is (root, edge): the frame acked before
@@ -95,6 +103,8 @@ class SentFrames {
     return v;
   }
 
+  AckIds keys_;
+  uint64_t edge_key_;
   std::vector<Anchor> open_;
   bool open_keep_ = true;
   std::deque<Frame> kept_;

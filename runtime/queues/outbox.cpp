@@ -52,7 +52,7 @@ Outbox::Outbox(int from_task, std::span<TaskQueue* const> queues, const Destinat
 void Outbox::KeepSentFrames() {
   for (Slot& slot : slots_) {
     if (queues_[slot.task] != nullptr || slot.sent) continue;
-    slot.sent = std::make_unique<SentFrames>();
+    slot.sent = std::make_unique<SentFrames>(static_cast<uint64_t>(from_task_));
     // A frame begun before is not kept whole: not kept at all.
     if (slot.frame && slot.frame->count() > 0) slot.sent->Add({});
   }
@@ -115,7 +115,8 @@ transport::FrameBuilder& Outbox::OpenFrame(int slot) {
   std::unique_ptr<transport::FrameBuilder>& frame = slots_[slot].frame;
   if (!frame) frame = std::make_unique<transport::FrameBuilder>();
   if (frame->count() == 0) {
-    frame->Begin(from_task_, slots_[slot].task);
+    const SentFrames* sent = slots_[slot].sent.get();
+    frame->Begin(from_task_, slots_[slot].task, sent != nullptr ? sent->edge_key() : 0);
     dirty_.push_back(slot);
   }
   return *frame;

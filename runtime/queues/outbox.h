@@ -159,6 +159,13 @@ class Outbox {
     const int slot = slot_of_.Of(task);
     return slot < 0 ? nullptr : slots_[slot].sent.get();
   }
+  // After KeepSentFrames, the edge id the next tuple to remote `task` gets from the open frame's
+  // edge key (transport::DerivedEdge), which lets the frame carry its root alone; else 0.
+  uint64_t DerivedEdgeFor(int task) {
+    const Slot& s = slots_[SlotOf(task)];
+    if (!s.sent) return 0;
+    return transport::DerivedEdge(s.sent->edge_key(), s.frame ? s.frame->count() : 0);
+  }
   // Forgets the kept frames sent before `before`.
   void ExpireSentFrames(std::chrono::steady_clock::time_point before);
   // Hands every non-empty batch over, in the order they were started (ack messages last).

@@ -26,7 +26,7 @@ void SendFrame(SentFrames& s, uint64_t first, int n, SentFrames::Clock::time_poi
 }
 
 TEST(SentFramesTest, AFrameAckFindsItsFrameByTheFirstAnchorAndGivesItsRows) {
-  SentFrames s;
+  SentFrames s(1);
   SendFrame(s, 100, 5);
   ASSERT_EQ(s.kept(), 1u);
   EXPECT_TRUE(s.Rows(0, 5).empty()) << "no frame ack started yet";
@@ -38,7 +38,7 @@ TEST(SentFramesTest, AFrameAckFindsItsFrameByTheFirstAnchorAndGivesItsRows) {
 }
 
 TEST(SentFramesTest, AFrameWithATupleOfNoneOrSeveralAnchorsIsNotKept) {
-  SentFrames s;
+  SentFrames s(1);
   const Anchor a{1, 10};
   s.Add({&a, 1});
   s.Add({});  // untracked
@@ -54,7 +54,7 @@ TEST(SentFramesTest, AFrameWithATupleOfNoneOrSeveralAnchorsIsNotKept) {
 }
 
 TEST(SentFramesTest, StartingTheNextFrameAckDropsTheFrameBeforeAndSkippedOnes) {
-  SentFrames s;
+  SentFrames s(1);
   SendFrame(s, 10, 2);
   SendFrame(s, 20, 2);
   SendFrame(s, 30, 2);
@@ -68,7 +68,7 @@ TEST(SentFramesTest, StartingTheNextFrameAckDropsTheFrameBeforeAndSkippedOnes) {
 }
 
 TEST(SentFramesTest, AnAckNamingNoKeptFrameDropsNothingAndAppliesNothing) {
-  SentFrames s;
+  SentFrames s(1);
   SendFrame(s, 10, 2);
   SendFrame(s, 20, 2);
   EXPECT_FALSE(s.Start(10, 999)) << "right root, wrong edge";
@@ -81,7 +81,7 @@ TEST(SentFramesTest, AnAckNamingNoKeptFrameDropsNothingAndAppliesNothing) {
 
 TEST(SentFramesTest, FramesOlderThanTheCutOffExpire) {
   using std::chrono::seconds;
-  SentFrames s;
+  SentFrames s(1);
   SendFrame(s, 10, 1, kT0);
   SendFrame(s, 20, 1, kT0 + seconds(5));
   SendFrame(s, 30, 1, kT0 + seconds(10));

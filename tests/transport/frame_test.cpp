@@ -370,6 +370,76 @@ TEST_F(FrameTest, AnchorsAreWrittenAsUint64Pairs) {
   EXPECT_EQ(std::vector<topology::AckMeta::Anchor>(got.begin(), got.end()), anchors);
 }
 
+// A frame with an edge key: a tuple whose one anchor has the edge DerivedEdge(key, its index)
+// travels with its root alone (a fixarray of 1), and comes back with that edge; any other
+// anchors are written in full in the same frame.
+TEST_F(FrameTest, AnEdgeKeyLetsATupleCarryItsRootAlone) {
+  constexpr uint64_t kKey = 0x1234567890abcdef;
+  using Anchor = topology::AckMeta::Anchor;
+  const std::vector<Anchor> derived0 = {{5, DerivedEdge(kKey, 0)}};
+  const std::vector<Anchor> drawn = {{6, 77}};
+  const std::vector<Anchor> derived_at_0 = {{7, DerivedEdge(kKey, 0)}};  // not its index
+  const std::vector<Anchor> two = {{8, DerivedEdge(kKey, 3)}, {9, 99}};
+  const std::vector<Anchor> derived4 = {{10, DerivedEdge(kKey, 4)}};
+  FrameBuilder builder;
+  builder.Begin(3, 7, kKey);
+  builder.Add(0, Values{1}, derived0);
+  builder.Add(0, Values{2}, drawn);
+  builder.Add(0, Values{3}, derived_at_0);
+  builder.Add(0, Values{4}, two);
+  builder.Add(0, Values{5}, derived4);
+  const std::string frame(builder.Finish());
+  const std::string alone = std::string("\x91\xcf\0\0\0\0\0\0\0\x0a", 10);
+  EXPECT_EQ(frame.substr(frame.size() - alone.size()), alone);
+  FrameHeader h;
+  ASSERT_EQ(PeekFrameHeader(frame, h), DecodeStatus::kOk);
+  EXPECT_EQ(h.edge_key, kKey);
+  EXPECT_EQ(h.count, 5u);
+  Frame f;
+  ASSERT_EQ(DecodeFrame(frame, *table_, f), DecodeStatus::kOk);
+  const std::vector<std::vector<Anchor>> want = {derived0, drawn, derived_at_0, two, derived4};
+  ASSERT_EQ(f.rows.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const auto got = f.rows[i].anchors();
+    EXPECT_EQ(std::vector<Anchor>(got.begin(), got.end()), want[i]) << "tuple " << i;
+  }
+  // Three tuples of 19 bytes of anchors, two of 10 (and the 9-byte key in the header).
+  FrameBuilder plain;
+  plain.Begin(3, 7);
+  for (const auto& a : want) plain.Add(0, Values{1}, a);
+  EXPECT_EQ(plain.Finish().size() - frame.size(), 2u * 9u - 9u);
+  // The distinct edges a key gives, never 0.
+  EXPECT_NE(DerivedEdge(kKey, 0), DerivedEdge(kKey, 1));
+  EXPECT_NE(DerivedEdge(kKey, 0), DerivedEdge(kKey + 1, 0));
+}
+
+TEST_F(FrameTest, ARootAloneWithoutAnEdgeKeyOrAKeyOnAnotherFrameIsMalformed) {
+  FrameBuilder builder;
+  builder.Begin(3, 7, 42);
+  builder.Add(0, Values{1}, std::vector<topology::AckMeta::Anchor>{{5, DerivedEdge(42, 0)}});
+  std::string frame(builder.Finish());
+  // Drop the key: [1, 1, 3, 7, 42, body] -> [1, 1, 3, 7, body].
+  ASSERT_EQ(static_cast<unsigned char>(frame[0]), 0x96u);
+  ASSERT_EQ(frame[5], 42);
+  std::string keyless = frame;
+  keyless[0] = static_cast<char>(0x95);
+  keyless.erase(5, 1);
+  std::string error;
+  Frame f;
+  EXPECT_EQ(DecodeFrame(keyless, *table_, f, &error), DecodeStatus::kMalformed);
+  EXPECT_EQ(error, "a tuple's anchors are not (root, edge) pairs");
+  std::string zero = frame;
+  zero[5] = 0;
+  EXPECT_EQ(DecodeFrame(zero, *table_, f, &error), DecodeStatus::kMalformed);
+  EXPECT_EQ(error, "the edge key is 0");
+  std::string credit;
+  EncodeCreditFrame(3, 9, credit);  // [1, 6, 3, 0, 9] -> [1, 6, 3, 0, 42, 9]
+  credit[0] = static_cast<char>(0x96);
+  credit.insert(5, 1, 42);
+  EXPECT_EQ(DecodeFrame(credit, *table_, f, &error), DecodeStatus::kMalformed);
+  EXPECT_EQ(error, "only a tuples frame has an edge key");
+}
+
 TEST_F(FrameTest, ARowIsEncodedAsTheSameBytesAsItsValues) {
   // Every kind of cell: scalars, short and long text and bytes (inline and in the arena), a
   // list and a map (side values).
