@@ -593,8 +593,11 @@ class BoltExecutor final : public TaskExecutor,
   void AckAnchors(std::span<const topology::AckMeta::Anchor> anchors, uint64_t ack_val) {
     TaskMetrics::Bump(metrics_.acked);
     if (anchors.size() == 1) {
-      // The usual input, of one tree: no loop.
-      SendToAcker(AckMessage::Type::kAck, anchors[0].root, ack_val ^ anchors[0].edge);
+      // The usual input, of one tree: no loop, and no message when its last child can carry it.
+      const uint64_t value = ack_val ^ anchors[0].edge;
+      if (!emitter_.outbox().FoldAck(anchors[0].root, value)) {
+        SendToAcker(AckMessage::Type::kAck, anchors[0].root, value);
+      }
       return;
     }
     for (const topology::AckMeta::Anchor& a : anchors) {

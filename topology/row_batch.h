@@ -142,6 +142,9 @@ class RowBatch {
   bool empty() const noexcept { return rows_.empty(); }
   // Whether any row has ack anchors (none when acking is off).
   bool has_anchors() const noexcept { return !anchors_.empty(); }
+  // The ack anchors of all rows, in row order: how many, and one to change (Outbox::FoldAck).
+  std::size_t anchor_count() const noexcept { return anchors_.size(); }
+  AckMeta::Anchor& anchor(std::size_t i) noexcept { return anchors_[i]; }
   // Rows the batch has room for without growing.
   std::size_t capacity() const noexcept { return rows_.capacity(); }
   // Room for `rows` rows of up to four fields (kReservedRowBytes each).

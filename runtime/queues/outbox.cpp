@@ -138,6 +138,7 @@ void Outbox::Hand(int slot) {
 
 void Outbox::Push(int slot, TaskQueue::WakeConsumer wake) {
   Slot& s = slots_[slot];
+  if (slot == carrier_slot_) carrier_slot_ = -1;  // its row leaves
   if (queues_[s.task] == nullptr) {
     transport::FrameBuilder& frame = *s.frame;
     const uint32_t count = frame.count();

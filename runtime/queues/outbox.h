@@ -63,7 +63,9 @@ class Outbox {
       SendRemote(slot, schema, values, anchors);
       return;
     }
-    OpenBatch(slot).Append(schema, values, anchors);
+    topology::RowBatch& batch = OpenBatch(slot);
+    batch.Append(schema, values, anchors);
+    KeepCarrier(slot, batch, anchors);
     HandIfFull(slot);
   }
   // As Send, with the values of a row of another batch.
@@ -74,7 +76,9 @@ class Outbox {
       SendRemoteRow(slot, schema, row, anchors);
       return;
     }
-    OpenBatch(slot).AppendRow(schema, row, anchors);
+    topology::RowBatch& batch = OpenBatch(slot);
+    batch.AppendRow(schema, row, anchors);
+    KeepCarrier(slot, batch, anchors);
     HandIfFull(slot);
   }
   // A tuple built in place (Emitter::EmitRows), one at a time: Begin gives the emptied values of
@@ -151,6 +155,20 @@ class Outbox {
       HandAcks(slot);
     }
   }
+  // Lets an ack of tree `root` ride on the last tracked row sent to a local task instead of
+  // travelling as a message, when that row is still in its open batch and belongs to that tree
+  // alone: the row's edge takes the ack's value. The tree's XOR comes out the same once the row
+  // is acked, which cannot happen before the row leaves, after this ack; if the row is lost or
+  // fails, so does its tree, as it would without the ack. Returns false when there is no such
+  // row (then send the ack).
+  bool FoldAck(uint64_t root, uint64_t value) noexcept {
+    if (carrier_slot_ < 0) return false;
+    topology::AckMeta::Anchor& a = slots_[carrier_slot_].pending.anchor(carrier_anchor_);
+    // An edge of 0 would read as no edge: send that rare ack instead.
+    if (a.root != root || (a.edge ^ value) == 0) return false;
+    a.edge ^= value;
+    return true;
+  }
   // From now on, keeps the anchors of the frames sent to tasks of other workers, for their frame
   // acks (a spout task that tracks its own trees, runtime/acking/sent_frames.h).
   void KeepSentFrames();
@@ -215,6 +233,13 @@ class Outbox {
     return batch;
   }
   void StartBatch(int slot);
+  // The row just appended to `batch` (slot `slot`'s) is FoldAck's carrier when it has one anchor.
+  void KeepCarrier(int slot, const topology::RowBatch& batch, AnchorList anchors) noexcept {
+    if (anchors.size() == 1) {
+      carrier_slot_ = slot;
+      carrier_anchor_ = batch.anchor_count() - 1;
+    }
+  }
   void HandIfFull(int slot) {
     if (slots_[slot].pending.size() >= batch_size_) Hand(slot);
   }
@@ -245,6 +270,10 @@ class Outbox {
   std::vector<AckSlot> acks_;
   int last_task_ = -1;  // SlotOf's last task, and its slot
   int last_slot_ = -1;
+  // FoldAck's row: its slot (-1: none, or its batch has been handed over) and its anchor's index
+  // in that slot's open batch.
+  int carrier_slot_ = -1;
+  std::size_t carrier_anchor_ = 0;
   int last_ack_task_ = -1;  // SendAck's last destination, and its slot
   int last_ack_slot_ = -1;
   std::size_t batch_size_;

@@ -355,6 +355,39 @@ TEST(TaskQueueTest, AnOutboxFoldsAnAckIntoTheAckOfTheSameTreeBeforeIt) {
                                                              {Type::kAck, 42, 0b0110}}));
 }
 
+// An ack rides on the last tracked row sent to a local task while that row's batch is open and
+// the row belongs to the ack's tree alone: the row's edge takes the ack's value. Not on a row of
+// another tree, not to an edge of 0, and not once the batch has gone.
+TEST(TaskQueueTest, AnOutboxFoldsAnAckIntoItsLastTrackedRowUntilTheRowLeaves) {
+  TaskQueue q(1024);
+  Outbox::Options options;
+  options.batch_size = 3;
+  const std::vector<TaskQueue*> queues = {nullptr, nullptr, &q};
+  Outbox outbox(1, queues, {{2}, {}, {}}, options);
+  using Anchor = topology::AckMeta::Anchor;
+  EXPECT_FALSE(outbox.FoldAck(42, 0b0110));  // nothing sent yet
+  const Anchor tracked{42, 0b0001};
+  outbox.Send(2, nullptr, topology::Values{int64_t{0}}, Outbox::AnchorList(&tracked, 1));
+  outbox.Send(2, nullptr, topology::Values{int64_t{1}});  // untracked: the carrier stays row 0
+  EXPECT_FALSE(outbox.FoldAck(43, 0b0110));               // another tree
+  EXPECT_FALSE(outbox.FoldAck(42, 0b0001));               // would leave an edge of 0
+  EXPECT_TRUE(outbox.FoldAck(42, 0b0110));
+  EXPECT_TRUE(outbox.FoldAck(42, 0b1000));
+  const Anchor two[] = {{42, 0b10000}, {44, 0b10000}};
+  outbox.Send(2, nullptr, topology::Values{int64_t{2}}, Outbox::AnchorList(two, 2));  // full: sent
+  EXPECT_FALSE(outbox.FoldAck(42, 0b0110));  // row 0 has left with its batch
+  std::vector<Envelope> got;
+  ASSERT_TRUE(q.PopAllUntil(got, std::chrono::steady_clock::now()));
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(Ints(got[0]), (std::vector<int64_t>{0, 1, 2}));
+  const auto row0 = got[0].rows[0].anchors();
+  EXPECT_EQ(std::vector<Anchor>(row0.begin(), row0.end()), (std::vector<Anchor>{{42, 0b1111}}));
+  EXPECT_TRUE(got[0].rows[1].anchors().empty());
+  const auto row2 = got[0].rows[2].anchors();
+  EXPECT_EQ(std::vector<Anchor>(row2.begin(), row2.end()),
+            (std::vector<Anchor>{{42, 0b10000}, {44, 0b10000}}));
+}
+
 // A task's network inbox stand-in: envelopes "arrive" through Deliver, which also makes its
 // own eventfd readable, as a socket would be. Wait records what ended it; it gives up after
 // five seconds so that a missed wake-up fails the test instead of hanging it.
