@@ -5,16 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "topology/splitmix.h"
+
 namespace tempest::spouts {
-namespace {
-
-uint64_t SplitMix64(uint64_t z) noexcept {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
 
 void ValidateTestWordSpoutConfig(const TestWordSpoutConfig& config) {
   if (config.interval_ms < 0) {
@@ -29,7 +22,8 @@ TestWordSpout::TestWordSpout(TestWordSpoutConfig config, std::function<Clock::ti
 }
 
 std::string_view TestWordSpout::WordFor(uint64_t seed, uint64_t n) noexcept {
-  return kTestWords[SplitMix64(seed + (n + 1) * 0x9E3779B97F4A7C15ULL) % kTestWords.size()];
+  return kTestWords[topology::SplitMix64Mix(seed + (n + 1) * topology::kSplitMix64Gamma) %
+                    kTestWords.size()];
 }
 
 void TestWordSpout::Open(const topology::TopologyContext& context,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "topology/row_batch.h"
+#include "topology/splitmix.h"
 #include "topology/tuple.h"
 #include "transport/ack_message.h"
 #include "transport/msgpack_writer.h"
@@ -22,10 +23,7 @@ inline constexpr uint64_t kWireVersion = 1;
 // 9 bytes less per tuple. splitmix64 over the key, as AckIds draws ids, so derived edges are as
 // random as drawn ones and distinct within a frame; never 0.
 constexpr uint64_t DerivedEdge(uint64_t edge_key, uint64_t index) noexcept {
-  uint64_t z = edge_key + (index + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  const uint64_t z = topology::SplitMix64Mix(edge_key + (index + 1) * topology::kSplitMix64Gamma);
   return z != 0 ? z : 1;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <random>
 
+#include "topology/splitmix.h"
 #include "topology/task_layout.h"
 
 namespace tempest::runtime {
@@ -33,16 +34,14 @@ constexpr uint32_t LaneOfTask(int task) noexcept {
 // can at worst complete or fail a tree early, as in Storm). Single-threaded.
 class AckIds {
  public:
-  explicit AckIds(uint64_t salt) : state_(std::random_device{}() ^ (salt * 0x9E3779B97F4A7C15ull)) {
+  explicit AckIds(uint64_t salt)
+      : state_(std::random_device{}() ^ (salt * topology::kSplitMix64Gamma)) {
     state_ ^= static_cast<uint64_t>(std::random_device{}()) << 32;
   }
 
   uint64_t Next() noexcept {
     for (;;) {
-      uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      z ^= z >> 31;
+      const uint64_t z = topology::SplitMix64Mix(state_ += topology::kSplitMix64Gamma);
       if (z != 0) return z;
     }
   }
