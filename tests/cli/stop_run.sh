@@ -11,8 +11,8 @@ tempest=$1 log=$2 ready=$3 then=$4 signal=$5 times=$6
 shift 6
 "$tempest" run "$@" 2> "$log" &
 pid=$!
-# kill -0 succeeds on a zombie; /proc says whether the run has ended but is not yet waited for.
-ended() { [ ! -e /proc/$pid ] || [ "$(awk '{print $3}' /proc/$pid/stat 2> /dev/null)" = Z ]; }
+# shellcheck source=tests/cli/ended.sh
+source "$(dirname "$0")/ended.sh"
 give_up() {
   echo "stop_run: $*" >> "$log"
   kill -KILL $pid 2> /dev/null
@@ -22,7 +22,7 @@ give_up() {
 
 for _ in $(seq 300); do
   grep -q "$ready" "$log" && break
-  ended && break
+  ended $pid && break
   sleep 0.1
 done
 grep -q "$ready" "$log" || give_up "no line matching '$ready' within 30 s"
@@ -33,10 +33,10 @@ for i in $(seq "$times"); do
   kill -"$signal" $pid 2> /dev/null
 done
 for _ in $(seq 600); do
-  ended && break
+  ended $pid && break
   sleep 0.1
 done
-ended || give_up "the run did not end within 60 s of SIG$signal"
+ended $pid || give_up "the run did not end within 60 s of SIG$signal"
 wait $pid
 rc=$?
 [ $rc = 0 ] && exit $got

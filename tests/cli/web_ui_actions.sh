@@ -27,9 +27,8 @@ file=$(find "$work" -name ui-token) || true
 code() { curl -s -m 10 -o "$work/body" -w '%{http_code}' -X POST "$@"; }
 # GET into a file: grep -q on a pipe may close it before curl is done (SIGPIPE, pipefail).
 has() { curl -sf -m 10 -o "$work/got" "$1" && grep -q "$2" "$work/got"; }
-# Whether the run has ended (a zombie until waited for), so that a run that does not end fails
-# the test with a reason instead of hanging it.
-ended() { [ ! -e /proc/$pid ] || [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" = Z ]; }
+# shellcheck source=tests/cli/ended.sh
+source "$(dirname "$0")/ended.sh"
 [ "$(code "$api/deactivate")" = 403 ] || fail "deactivate without a token: not 403"
 grep -q 'X-Tempest-Token' "$work/body" || fail "the 403 does not say what is missing"
 [ "$(code -H 'X-Tempest-Token: 0123' "$api/deactivate")" = 403 ] || fail "a wrong token acted"
@@ -40,8 +39,8 @@ has "$api" '"status":"INACTIVE"' || fail "not INACTIVE after deactivate"
 has "$api" '"status":"ACTIVE"' || fail "not ACTIVE after activate"
 has "$base/" '<svg id="graph"' || fail "/ is not the web UI page"
 [ "$(code -H "X-Tempest-Token: $token" "$api/kill")" = 200 ] || fail "kill refused"
-for _ in $(seq 600); do ended && break; sleep 0.1; done
-ended || fail "the run did not end within 60 s of the kill"
+for _ in $(seq 600); do ended $pid && break; sleep 0.1; done
+ended $pid || fail "the run did not end within 60 s of the kill"
 wait $pid
 rc=$?
 [ $rc = 0 ] || fail "the killed run exited with $rc"
