@@ -32,11 +32,7 @@ for i in $(seq "$times"); do
   [ "$i" = 1 ] || sleep 0.5
   kill -"$signal" $pid 2> /dev/null
 done
-for _ in $(seq 600); do
-  ended $pid && break
-  sleep 0.1
-done
-ended $pid || give_up "the run did not end within 60 s of SIG$signal"
+wait_ended $pid 60 2>> "$log" || give_up "the run did not end within 60 s of SIG$signal"
 wait $pid
 rc=$?
 [ $rc = 0 ] && exit $got

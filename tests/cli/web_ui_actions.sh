@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'kill -KILL $pid 2>/dev/null; rm -rf "$work"' EXIT
 fail() { echo "web UI actions ($workers workers): $*" >&2; cat "$work/err" >&2; exit 1; }
 
-TMPDIR=$work XDG_RUNTIME_DIR= "$tempest" run "$topology" --set count=0 --progress-interval 0 \
+TMPDIR=$work XDG_RUNTIME_DIR='' "$tempest" run "$topology" --set count=0 --progress-interval 0 \
   --workers "$workers" 2> "$work/err" &
 pid=$!
 for _ in $(seq 300); do grep -q 'web UI at' "$work/err" && break; sleep 0.1; done
@@ -39,8 +39,7 @@ has "$api" '"status":"INACTIVE"' || fail "not INACTIVE after deactivate"
 has "$api" '"status":"ACTIVE"' || fail "not ACTIVE after activate"
 has "$base/" '<svg id="graph"' || fail "/ is not the web UI page"
 [ "$(code -H "X-Tempest-Token: $token" "$api/kill")" = 200 ] || fail "kill refused"
-for _ in $(seq 600); do ended $pid && break; sleep 0.1; done
-ended $pid || fail "the run did not end within 60 s of the kill"
+wait_ended $pid 60 || fail "the run did not end within 60 s of the kill"
 wait $pid
 rc=$?
 [ $rc = 0 ] || fail "the killed run exited with $rc"
