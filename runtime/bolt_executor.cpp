@@ -598,17 +598,24 @@ class BoltExecutor final : public TaskExecutor,
     const auto& anchors = topology::TupleAccess::Ack(input).anchors;
     FailAnchors({anchors.data(), anchors.size()});
   }
-  // What acking / failing an input (a tuple or a row) with these anchors sends.
+  // What acking / failing an input (a tuple or a row) with these anchors sends. The usual input,
+  // of one tree, is folded into its last child without saving a register: a message, or a loop
+  // over many anchors, is out of line.
   void AckAnchors(std::span<const topology::AckMeta::Anchor> anchors, uint64_t ack_val) {
     TaskMetrics::Bump(metrics_.acked);
-    if (anchors.size() == 1) {
-      // The usual input, of one tree: no loop, and no message when its last child can carry it.
+    if (anchors.size() == 1) [[likely]] {
       const uint64_t value = ack_val ^ anchors[0].edge;
-      if (!emitter_.outbox().FoldAck(anchors[0].root, value)) {
-        SendToAcker(AckMessage::Type::kAck, anchors[0].root, value);
-      }
+      if (emitter_.outbox().FoldAck(anchors[0].root, value)) return;
+      SendAckOf(anchors[0].root, value);
       return;
     }
+    SendAcksOf(anchors, ack_val);
+  }
+  [[gnu::noinline]] void SendAckOf(uint64_t root, uint64_t value) {
+    SendToAcker(AckMessage::Type::kAck, root, value);
+  }
+  [[gnu::noinline]] void SendAcksOf(std::span<const topology::AckMeta::Anchor> anchors,
+                                    uint64_t ack_val) {
     for (const topology::AckMeta::Anchor& a : anchors) {
       SendToAcker(AckMessage::Type::kAck, a.root, ack_val ^ a.edge);
     }
