@@ -633,5 +633,80 @@ TEST(AckingTest, ANullBoltAcksEveryRowOfItsBatchesTrackedOrNot) {
   EXPECT_EQ(s.Find("sink")->failed, 0u);
 }
 
+// A bolt's input tuple is filled from the next row of its batch before the row before it runs:
+// every row must still reach the bolt as its own values, whatever the rows around it hold (other
+// streams, field counts and kinds), a copy of an input must keep its values, and acking that
+// copy one input later must complete its tree.
+TEST(AckingTest, EachInputOfABatchKeepsItsOwnValuesAndAcksAsACopy) {
+  static constexpr int kCount = 5000;
+  // Row n: stream "short" (a short string, n) for even n; "long" (a 40-character string, n, n/2
+  // as a double) for odd n.
+  const auto text = [](int64_t n, bool long_text) {
+    std::string s = "w" + std::to_string(n);
+    if (long_text) s.resize(40, static_cast<char>('a' + n % 26));
+    return s;
+  };
+  const auto matches = [text](const Tuple& t) {
+    const int64_t n = t.GetInt(1);
+    if (n % 2 == 0) {
+      return t.GetSourceStreamId() == "short" && t.size() == 2 && t.GetString(0) == text(n, false);
+    }
+    return t.GetSourceStreamId() == "long" && t.size() == 3 && t.GetString(0) == text(n, true) &&
+           t.GetDouble(2) == static_cast<double>(n) / 2;
+  };
+  struct Seen {
+    std::set<int64_t> ids;
+    int wrong = 0;
+  };
+  auto seen = std::make_shared<Seen>();
+  topology::TopologyBuilder b;
+  // A tree that is never acked then fails the test within seconds, instead of replaying.
+  b.Config().message_timeout_secs = 5;
+  b.Config().max_spout_retries = 0;
+  b.SetSpout("gen", testing::Generator(kCount));
+  b.SetBolt("mix", [text] {
+     return std::make_unique<testing::LambdaBolt>(
+         std::map<std::string, topology::Fields>{{"short", {"s", "n"}},
+                                                 {"long", {"s", "n", "half"}}},
+         [text](const Tuple& t, topology::OutputCollector& out, const topology::TopologyContext&) {
+           const int64_t n = t.GetInt(0);
+           if (n % 2 == 0) {
+             out.Emit("short", t, {text(n, false), n});
+           } else {
+             out.Emit("long", t, {text(n, true), n, static_cast<double>(n) / 2});
+           }
+           out.Ack(t);
+         });
+   }).ShuffleGrouping("gen");
+  b.SetBolt("check",
+            [seen, matches] {
+              auto previous = std::make_shared<std::optional<Tuple>>();
+              return std::make_unique<testing::LambdaBolt>(
+                  std::map<std::string, topology::Fields>{},
+                  [seen, matches, previous](const Tuple& t, topology::OutputCollector& out,
+                                            const topology::TopologyContext&) {
+                    if (!matches(t)) ++seen->wrong;
+                    seen->ids.insert(t.GetInt(1));
+                    if (*previous) {
+                      if (!matches(**previous)) ++seen->wrong;
+                      out.Ack(**previous);
+                    }
+                    *previous = t;
+                  },
+                  [previous](topology::OutputCollector& out) {
+                    if (*previous) out.Ack(**previous);
+                  });
+            })
+      .ShuffleGrouping("mix", "short")
+      .ShuffleGrouping("mix", "long");
+  const RunSummary s = LocalCluster(b.Build()).Run();
+  ASSERT_TRUE(s.completed) << s.error;
+  EXPECT_EQ(seen->wrong, 0);
+  EXPECT_EQ(seen->ids.size(), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(s.Find("gen")->acked, static_cast<uint64_t>(kCount));
+  EXPECT_EQ(s.Find("gen")->failed, 0u);
+  EXPECT_EQ(s.Find("check")->acked, static_cast<uint64_t>(kCount));
+}
+
 }  // namespace
 }  // namespace tempest::runtime
