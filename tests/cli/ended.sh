@@ -23,6 +23,18 @@ wait_ended() {
   return 1
 }
 
+# wait_for_line FILE PATTERN PID SECONDS: waits until a line of FILE matches PATTERN (grep), for
+# SECONDS of wall time at most, or until PID has ended; fails if no line matches by then.
+wait_for_line() {
+  local until=$((SECONDS + $4))
+  while ((SECONDS < until)); do
+    grep -q "$2" "$1" && return 0
+    ended "$3" && break
+    sleep 0.1
+  done
+  grep -q "$2" "$1"
+}
+
 # describe_threads PID: each thread's name, state and kernel wait channel.
 describe_threads() {
   local task

@@ -20,12 +20,7 @@ give_up() {
   exit 124
 }
 
-for _ in $(seq 300); do
-  grep -q "$ready" "$log" && break
-  ended $pid && break
-  sleep 0.1
-done
-grep -q "$ready" "$log" || give_up "no line matching '$ready' within 30 s"
+wait_for_line "$log" "$ready" $pid 30 || give_up "no line matching '$ready' within 30 s"
 (eval "$then")
 got=$?
 for i in $(seq "$times"); do

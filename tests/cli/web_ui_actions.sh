@@ -7,12 +7,14 @@ set -uo pipefail
 tempest=$1 topology=$2 workers=$3
 work=$(mktemp -d)
 trap 'kill -KILL $pid 2>/dev/null; rm -rf "$work"' EXIT
+# shellcheck source=tests/cli/ended.sh
+source "$(dirname "$0")/ended.sh"
 fail() { echo "web UI actions ($workers workers): $*" >&2; cat "$work/err" >&2; exit 1; }
 
 TMPDIR=$work XDG_RUNTIME_DIR='' "$tempest" run "$topology" --set count=0 --progress-interval 0 \
   --workers "$workers" 2> "$work/err" &
 pid=$!
-for _ in $(seq 300); do grep -q 'web UI at' "$work/err" && break; sleep 0.1; done
+wait_for_line "$work/err" 'web UI at' $pid 30 || fail "no web UI address within 30 s"
 ui=$(grep -o 'http://[^ ]*?token=[0-9a-f]*' "$work/err") || fail "no web UI address printed"
 base=${ui%%/?token=*}
 token=${ui##*token=}
@@ -27,8 +29,6 @@ file=$(find "$work" -name ui-token) || true
 code() { curl -s -m 10 -o "$work/body" -w '%{http_code}' -X POST "$@"; }
 # GET into a file: grep -q on a pipe may close it before curl is done (SIGPIPE, pipefail).
 has() { curl -sf -m 10 -o "$work/got" "$1" && grep -q "$2" "$work/got"; }
-# shellcheck source=tests/cli/ended.sh
-source "$(dirname "$0")/ended.sh"
 [ "$(code "$api/deactivate")" = 403 ] || fail "deactivate without a token: not 403"
 grep -q 'X-Tempest-Token' "$work/body" || fail "the 403 does not say what is missing"
 [ "$(code -H 'X-Tempest-Token: 0123' "$api/deactivate")" = 403 ] || fail "a wrong token acted"

@@ -1,0 +1,33 @@
+# The `tempest` command as a user runs it: runs that fail, poison tuples and the dead letter file.
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+
+# run: a failure while running exits 1 and says why.
+tempest(run ${data}/cli/missing_input.yaml --quiet)
+expect_eq("failed run exit code" "${rc}" "1")
+if(NOT err MATCHES "^tempest: run failed: spout 'lines' task 1 failed to open: .*no_such_file.jsonl")
+  message(FATAL_ERROR "unexpected failure message:\n${err}")
+endif()
+
+# poison tuples: past topology.spout.max.retries each is given up, counted, and the run exits 1.
+tempest(run ${data}/cli/poison.yaml)
+expect_eq("poison run exit code" "${rc}" "1")
+if(NOT err MATCHES "gen: 20 tuples given up after topology.spout.max.retries\n.*gen: 0 trees acked, 80 failed \\(0 timed out\\), 60 replayed, 0 pending;.*\ntempest: 20 tuples failed past topology.spout.max.retries and were given up\n$")
+  message(FATAL_ERROR "unexpected poison run output:\n${err}")
+endif()
+set(dead_letter ${work}/poison_dead_letter.jsonl)
+file(REMOVE ${dead_letter})
+tempest(run ${data}/cli/poison_dead_letter.yaml --quiet --set dead_letter=${dead_letter})
+expect_eq("dead-letter run exit code" "${rc}" "1")
+file(STRINGS ${dead_letter} dead_lines)
+list(LENGTH dead_lines dead_count)
+expect_eq("dead-letter lines" "${dead_count}" "20")
+foreach(i RANGE 19)
+  string(REGEX MATCHALL "\"id\":${i}," found "${dead_lines}")
+  list(LENGTH found n)
+  expect_eq("dead-letter lines of id ${i}" "${n}" "1")
+endforeach()
+tempest(run ${data}/cli/sink_on_dev_full.yaml --quiet)
+expect_eq("/dev/full run exit code" "${rc}" "1")
+if(NOT err MATCHES "tempest: 50 tuples failed past topology.spout.max.retries and were given up\n$")
+  message(FATAL_ERROR "unexpected /dev/full run output:\n${err}")
+endif()
