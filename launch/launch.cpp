@@ -22,6 +22,7 @@
 
 #include "launch/http_routes.h"
 #include "launch/metrics_server.h"
+#include "launch/periodic_timer.h"
 #include "launch/progress_line.h"
 #include "launch/run_display.h"
 #include "runtime/local_cluster.h"
@@ -127,15 +128,16 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
     if (!ui_token.empty()) spdlog::info("web UI at {}/?token={}", base, ui_token);
   }
   std::optional<std::chrono::steady_clock::time_point> interrupted;  // the first signal
+  bool ended = false;  // the cluster has returned its summary: no handler may arm anything again
   boost::asio::steady_timer deadline(io);
   // A graceful stop (a signal, or kill from the web UI), bounded by the drain timeout.
   const auto stop = [&] {
-    if (interrupted) return;
+    if (interrupted || ended) return;
     interrupted = std::chrono::steady_clock::now();
     cluster.Stop();
     deadline.expires_after(stop_timeout + kStopGrace);
     deadline.async_wait([&](const boost::system::error_code& e) {
-      if (e) return;
+      if (e || ended) return;
       ExitNow(launch::kExitFailed,
               fmt::format("the run did not stop within {} ms of the interrupt (a bolt stuck "
                           "in its code?); exiting",
@@ -149,7 +151,7 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   };
   std::function<void(const boost::system::error_code&, int)> on_signal =
       [&](const boost::system::error_code& ec, int signal) {
-        if (ec) return;
+        if (ec || ended) return;
         const auto now = std::chrono::steady_clock::now();
         if (interrupted && now - *interrupted < kSameInterrupt) {
           signals.async_wait(on_signal);
@@ -167,35 +169,26 @@ int Drive(Cluster& cluster, const topology::TopologySpec& spec, const LaunchOpti
   Console& console = Console::Get();
   const bool live = !quiet && console.Interactive();
   RunDisplay display;
-  boost::asio::steady_timer timer(io);
-  std::function<void()> tick = [&] {
-    timer.expires_after(std::chrono::seconds(1));
-    timer.async_wait([&](const boost::system::error_code& ec) {
-      if (ec) return;
-      console.ShowLive(display.Render(cluster.Snapshot(), 1.0, SecondsSince(start)));
-      tick();
-    });
-  };
-  if (live) tick();
+  PeriodicTimer live_timer(io, std::chrono::seconds(1), [&] {
+    console.ShowLive(display.Render(cluster.Snapshot(), 1.0, SecondsSince(start)));
+  });
+  if (live) live_timer.Start();
   // Without a terminal, nothing else says what a long run is doing until it ends.
   ProgressLine progress(spec);
-  boost::asio::steady_timer progress_timer(io);
-  std::function<void()> report = [&] {
-    progress_timer.expires_after(options.progress_interval);
-    progress_timer.async_wait([&](const boost::system::error_code& ec) {
-      if (ec) return;
-      console.WriteStatusLine(progress.Render(cluster.Snapshot(), SecondsSince(start)));
-      report();
-    });
-  };
-  if (!quiet && !console.Interactive() && options.progress_interval.count() > 0) report();
+  PeriodicTimer progress_timer(io, options.progress_interval, [&] {
+    console.WriteStatusLine(progress.Render(cluster.Snapshot(), SecondsSince(start)));
+  });
+  if (!quiet && !console.Interactive() && options.progress_interval.count() > 0) {
+    progress_timer.Start();
+  }
   runtime::RunSummary summary;
   std::thread waiter([&] {
     summary = cluster.Wait();
     boost::asio::post(io, [&] {
+      ended = true;  // for handlers whose completion is already queued: cancel() cannot stop those
       signals.cancel();
-      timer.cancel();
-      progress_timer.cancel();
+      live_timer.Stop();
+      progress_timer.Stop();
       if (metrics) metrics->Close();
       deadline.cancel();
     });
