@@ -11,6 +11,16 @@ if(NOT PROMTOOL OR NOT CURL)
 endif()
 set(scraped ${work}/metrics.txt)
 set(summary ${work}/summary.json)
+# Checks the scraped page with promtool, then sets `metrics` to it (and removes the file).
+function(check_scraped what)
+  execute_process(COMMAND ${PROMTOOL} check metrics INPUT_FILE ${scraped}
+                  OUTPUT_VARIABLE promtool_out ERROR_VARIABLE promtool_out RESULT_VARIABLE rc
+                  TIMEOUT ${step_timeout})
+  file(READ ${scraped} page)
+  file(REMOVE ${scraped})
+  expect_eq("promtool check metrics of ${what} (${promtool_out})" "${rc}" "0")
+  set(metrics "${page}" PARENT_SCOPE)
+endfunction()
 # Scraped until the series asserted below are there: on 2 workers they come with the workers'
 # heartbeats.
 set(worker_up "tempest_worker_up{topology=\"paced\",worker=\"1\"} 1")
@@ -30,12 +40,7 @@ foreach(workers 1 2)
   if(NOT err MATCHES "\\[info\\] metrics at http://127\\.0\\.0\\.1:[0-9]+/metrics\n")
     message(FATAL_ERROR "the run did not print where its metrics are:\n${err}")
   endif()
-  execute_process(COMMAND ${PROMTOOL} check metrics INPUT_FILE ${scraped}
-                  OUTPUT_VARIABLE promtool_out ERROR_VARIABLE promtool_out RESULT_VARIABLE rc
-                  TIMEOUT ${step_timeout})
-  file(READ ${scraped} metrics)
-  file(REMOVE ${scraped})
-  expect_eq("promtool check metrics exit code (${promtool_out})" "${rc}" "0")
+  check_scraped("runtime metrics on ${workers} workers")
   if(NOT metrics MATCHES "\ntempest_emitted_total{topology=\"paced\",component=\"gen\",task=\"1\"} [0-9]+\n")
     message(FATAL_ERROR "no emitted counter for the spout:\n${metrics}")
   endif()
@@ -59,12 +64,7 @@ run_until("metrics at"
           ${data}/process/gauges_worker.yaml --set count=0 --set plugin=${GAUGE_PLUGIN}
           --progress-interval 0 --workers 2)
 expect_eq("user metrics run exit code" "${rc}" "0")
-execute_process(COMMAND ${PROMTOOL} check metrics INPUT_FILE ${scraped}
-                OUTPUT_VARIABLE promtool_out ERROR_VARIABLE promtool_out RESULT_VARIABLE rc
-                TIMEOUT ${step_timeout})
-file(READ ${scraped} metrics)
-file(REMOVE ${scraped})
-expect_eq("promtool check metrics of user metrics (${promtool_out})" "${rc}" "0")
+check_scraped("user metrics")
 foreach(series IN LISTS user_series)
   string(FIND "${metrics}" "\n${series}" at)
   if(at EQUAL -1)
